@@ -1,0 +1,65 @@
+"""Players: a user signs in by email and keeps a small profile on the same row."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.contrib.auth.models import AbstractUser, BaseUserManager
+from django.db import models
+
+
+class UserManager(BaseUserManager["User"]):
+    use_in_migrations = True
+
+    def _create_user(self, email: str, password: str | None, **extra: object) -> "User":
+        if not email:
+            raise ValueError("An email address is required.")
+        user = self.model(email=self.normalize_email(email), **extra)
+        user.set_password(password)
+        user.save(using=self._db)
+        return user
+
+    def create_user(self, email: str, password: str | None = None, **extra: object) -> "User":
+        extra.setdefault("is_staff", False)
+        extra.setdefault("is_superuser", False)
+        return self._create_user(email, password, **extra)
+
+    def create_superuser(self, email: str, password: str | None = None, **extra: object) -> "User":
+        extra.setdefault("is_staff", True)
+        extra.setdefault("is_superuser", True)
+        return self._create_user(email, password, **extra)
+
+
+TIME_ZONE_CHOICES = [(name, name.replace("_", " ")) for name in sorted(zoneinfo.available_timezones())]
+
+
+class User(AbstractUser):
+    class Notify(models.TextChoices):
+        EACH_TURN = "each_turn", "Every time it is my turn"
+        DAILY = "daily", "A daily digest"
+        NEVER = "never", "Never"
+
+    username = None  # type: ignore[assignment]
+    first_name = None  # type: ignore[assignment]
+    last_name = None  # type: ignore[assignment]
+    email = models.EmailField("email address", unique=True)
+    display_name = models.CharField(max_length=40, blank=True, help_text="The name other players see.")
+    time_zone = models.CharField(max_length=64, default="UTC", choices=TIME_ZONE_CHOICES)
+    notify = models.CharField(
+        "turn notifications", max_length=16, choices=Notify.choices, default=Notify.EACH_TURN
+    )
+    auto_forced_moves = models.BooleanField(
+        "play forced moves for me", default=True, help_text="When you have only one legal move, play it at once."
+    )
+
+    USERNAME_FIELD = "email"
+    REQUIRED_FIELDS: list[str] = []
+
+    objects = UserManager()
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.email.split("@")[0]

@@ -1,0 +1,10 @@
+from django.contrib import admin
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/", include("allauth.urls")),
+    path("me/", include("accounts.urls")),
+    path("leagues/", include("leagues.urls")),
+    path("", include("games.urls")),
+]
