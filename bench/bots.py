@@ -1,0 +1,117 @@
+"""Bot tournament: strong against basic, basic against random, per game; JSON out.
+
+    .venv/bin/python -m bench.bots [--matches 40] [--game karnoffel] [--jobs 2]
+
+Half the seats play level A and half level B, alternating round the table
+(A, B, A, B: in Karnoffel that makes A one team); every other match swaps
+them, so seat order favours no one. A match is a win for A when A's best place
+beats B's best place, half a win when they share it. Win rates come with a 95%
+Wilson interval; "clear" means the interval's lower bound is above 0.5. The
+strong bot's decision times (its default budget) give the median and p95.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from engine import GAMES, get_game
+from engine.bots import choose
+
+# Shorter matches than the defaults where a game allows it: the comparison is
+# per match, and a strong seat thinks for up to a second per decision.
+CONFIGS: dict[str, dict[str, Any]] = {
+    "karnoffel": {"players": 4, "options": {"target": 3}},
+    "rentz": {"players": 4, "options": {}},
+    "renfield": {"players": 4, "options": {"hands": 4}},
+    "rapscallion": {"players": 4, "options": {}},
+}
+PAIRINGS = [("strong", "basic"), ("basic", "random")]
+
+
+def play(game_name: str, players: int, options: dict, seed: int, levels: list[str]) -> dict[str, Any]:
+    game = get_game(game_name)
+    state = game.new_match(players, options or None, seed=seed)
+    times: list[float] = []
+    steps = 0
+    while not game.is_over(state):
+        for seat in game.to_act(state):
+            legal = game.legal_actions(state, seat)
+            started = time.perf_counter()
+            action = choose(game_name, levels[seat], game.view(state, seat), legal, seed=f"{seed}:{steps}")
+            if levels[seat] == "strong" and len(legal) > 1:
+                times.append(time.perf_counter() - started)
+            state = game.apply(state, seat, action)
+            steps += 1
+            if game.is_over(state):
+                break
+    return {"places": game.outcome(state)["places"], "times": times, "steps": steps}
+
+
+def _match(args: tuple[str, int, dict, int, str, str]) -> tuple[float, list[float]]:
+    game_name, players, options, seed, a, b = args
+    swap = seed % 2 == 1
+    levels = [(b if swap else a) if seat % 2 == 0 else (a if swap else b) for seat in range(players)]
+    result = play(game_name, players, options, seed, levels)
+    best_a = min(p for p, lvl in zip(result["places"], levels) if lvl == a)
+    best_b = min(p for p, lvl in zip(result["places"], levels) if lvl == b)
+    score = 1.0 if best_a < best_b else 0.5 if best_a == best_b else 0.0
+    return score, result["times"]
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=40, help="matches per pairing and game")
+    parser.add_argument("--game", action="append", help="only these games (repeatable)")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
+    args = parser.parse_args(argv)
+    results = []
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for game_name, config in CONFIGS.items():
+            if game_name not in GAMES or (args.game and game_name not in args.game):
+                continue
+            for a, b in PAIRINGS:
+                jobs = [(game_name, config["players"], config["options"], seed, a, b) for seed in range(args.matches)]
+                started = time.perf_counter()
+                outcomes = list(pool.map(_match, jobs))
+                wins = sum(score for score, _ in outcomes)
+                times = [t for _, ts in outcomes for t in ts]
+                low, high = wilson(wins, len(outcomes))
+                entry: dict[str, Any] = {
+                    "game": game_name, **config, "a": a, "b": b, "matches": len(outcomes),
+                    "a_win_rate": round(wins / len(outcomes), 3), "ci95": [round(low, 3), round(high, 3)],
+                    "clear": low > 0.5, "seconds": round(time.perf_counter() - started, 1),
+                }
+                if times:
+                    entry["strong_decisions"] = len(times)
+                    entry["strong_median_s"] = round(statistics.median(times), 3)
+                    entry["strong_p95_s"] = round(percentile(times, 0.95), 3)
+                results.append(entry)
+                print(json.dumps(entry), file=sys.stderr)
+    json.dump({"benchmark": "bots", "results": results}, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
