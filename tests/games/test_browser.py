@@ -1,0 +1,203 @@
+"""Issue 6 in a real browser: sign up, play Karnoffel against three bots to the end, and photograph every table.
+
+Runs Debian's chromium through Playwright against pytest-django's live server.
+Bots move in Celery tasks, run eagerly here, so each human move comes back with
+the bots' replies already played. ``PARLOUR_SAVE_SCREENSHOTS=1`` writes the
+table pictures to docs/screenshots/ (the committed ones); otherwise they go to
+the test's tmp dir so that CI exercises the same path without touching the tree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.test import Client
+
+from engine import GAMES
+from games.models import Match
+from games.services import move_submit
+from tests.games.browser_helpers import (
+    CHROMIUM,
+    DESKTOP,
+    PHONE,
+    SCREENSHOT_MAX_BYTES,
+    confirmation_link,
+    launch,
+    play_to_the_end,
+    screenshot_dir,
+    shown_cards,
+    sign_in_as,
+    strings_in,
+    table_screenshot,
+)
+from tests.games.factories import UserFactory, make_match
+
+playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
+
+MISSING_CHROMIUM = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"},
+                       reason=MISSING_CHROMIUM),
+]
+
+# Moves the human makes before the screenshot, so the table shows a trick or bids in progress.
+SCREENSHOT_MOVES = 3
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[playwright_sync.Browser]:
+    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told it is fine.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not CHROMIUM.exists():
+        pytest.fail(f"CI must run the browser tests, but chromium is missing: {MISSING_CHROMIUM}")
+    with playwright_sync.sync_playwright() as playwright:
+        chromium = launch(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def eager_celery(settings) -> Iterator[None]:  # noqa: ANN001 - pytest-django's settings fixture
+    """Bot turns run inside the request that made them due, so the page comes back with the bots' replies."""
+    from config.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = was
+
+
+@pytest.fixture
+def site(live_server, transactional_db, eager_celery) -> str:  # noqa: ANN001 - pytest-django fixtures
+    return live_server.url
+
+
+# --- sign up and play ------------------------------------------------------
+
+
+def _sign_up(page: playwright_sync.Page, site: str, email: str, password: str) -> None:
+    page.goto(f"{site}/accounts/signup/")
+    page.fill("input[name=email]", email)
+    page.fill("input[name=display_name]", "Browser Tester")
+    page.fill("input[name=password1]", password)
+    page.fill("input[name=password2]", password)
+    page.locator("main form button[type=submit]").first.click()
+    page.wait_for_load_state()
+    # Mandatory verification: the mailed link, opened in the browser, confirms the address.
+    page.goto(confirmation_link(email))
+    page.wait_for_load_state()
+    if _signed_in(page):  # allauth signs in on confirmation only with ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION
+        return
+    page.goto(f"{site}/accounts/login/")
+    page.fill("input[name=login]", email)
+    page.fill("input[name=password]", password)
+    page.locator("main form button[type=submit]").first.click()
+    page.wait_for_load_state()
+
+
+def _signed_in(page: playwright_sync.Page) -> bool:
+    return "Browser Tester" in page.locator("header.site-header").inner_text()
+
+
+def _create_karnoffel_against_bots(page: playwright_sync.Page, site: str) -> int:
+    page.goto(f"{site}/new/")
+    page.select_option("form.game-choice select[name=game]", "karnoffel")
+    page.locator("form.game-choice button[type=submit]").click()
+    page.wait_for_url("**/new/?game=karnoffel")
+    form = page.locator("form.create-form")
+    form.locator("input[name=players]").fill("4")
+    form.locator("input[name=opt_target]").fill("1")
+    for number in (1, 2, 3):
+        form.locator(f"select[name=seat_{number}_kind]").select_option("bot")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url("**/m/*/")
+    return int(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def test_sign_up_play_karnoffel_against_three_bots_to_the_end(browser, site: str, tmp_path: Path) -> None:
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    email, password = "tester@example.com", "a-long-Parlour-passw0rd"
+
+    _sign_up(page, site, email, password)
+    assert _signed_in(page), f"signing up and confirming did not let the player in; the page is {page.url}"
+    match_id = _create_karnoffel_against_bots(page, site)
+    match = Match.objects.get(pk=match_id)
+    assert match.game == "karnoffel" and match.options["target"] == 1 and match.status == Match.Status.ACTIVE
+    assert [s.is_bot for s in match.seats.order_by("number")] == [False, True, True, True]
+
+    moves = play_to_the_end(page)
+
+    panel = page.locator("#turn-panel").inner_text()
+    assert "The match is over." in panel and "Places:" in panel, panel
+    page.screenshot(path=str(tmp_path / "karnoffel-finished.png"))  # for diagnosis only, never committed
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.outcome is not None
+    clicked = match.moves.filter(seat=0, kind="player").count()
+    assert clicked == moves, f"the page made {moves} moves but the match recorded {clicked}"
+    # A hand is won with three tricks, so the human played at least three cards (the last ones may be forced).
+    assert match.moves.filter(seat=0).count() >= 3
+    names = [s.name for s in match.seats.order_by("number")]
+    for name, place in zip(names, match.outcome["places"]):
+        assert f"{name} {place}" in panel, f"the result should show {name}'s place {place}: {panel}"
+    # Coming back later, the finished table reveals the seed so the deal can be checked.
+    page.reload()
+    assert "The match is over." in page.locator("#turn-panel").inner_text()
+    assert str(match.seed) in page.locator("footer.fair-deal").inner_text()
+    assert page.locator("#turn-panel form.actions").count() == 0, "a finished match must offer no moves"
+    context.close()
+
+
+# --- screenshots of every table ---------------------------------------------
+
+
+def _match_mid_play(game: str) -> tuple[Match, Client]:
+    """A match with one human (seat 1) and bots, a few moves in, stopped on the human's turn."""
+    user = UserFactory(display_name="You")
+    match = make_match(game, users=[user], level="basic")
+    for _ in range(SCREENSHOT_MOVES):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE or 0 not in match.engine.to_act(match.state):
+            break
+        action = match.engine.legal_actions(match.state, 0)[0]
+        move_submit(match=match, user=user, seat=0, action=action, version=match.version)
+    client = Client()
+    client.force_login(user)
+    return match, client
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_table_page_screenshots(browser, site: str, tmp_path: Path, game: str) -> None:
+    match, client = _match_mid_play(game)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE, f"{game} ended during the set-up moves; the screenshot needs a live table"
+    assert 0 in match.engine.to_act(match.state), f"{game}: the bots should have played up to the human's turn"
+    target = screenshot_dir(tmp_path)
+    for label, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        context = browser.new_context(viewport=viewport)
+        sign_in_as(context, site, client.cookies["sessionid"].value)
+        page = context.new_page()
+        page.goto(f"{site}{match.get_absolute_url()}")
+        page.locator("#live").wait_for()
+        assert "you are You" in page.locator(".match-head").inner_text(), "the screenshot must show the seated view"
+        assert page.locator("#turn-panel form.actions").count() >= 1, f"{game}: the human's turn shows no moves"
+        view = match.engine.view(match.state, 0)
+        shown = shown_cards(page)
+        missing = set(view.get("hand", [])) - shown
+        assert not missing, f"{game}: the seated player's cards {sorted(missing)} are not on the page"
+        hidden = shown - strings_in(view)
+        assert not hidden, f"{game}: the page shows {sorted(hidden)}, which the seated player's view does not hold"
+        overflow = page.evaluate("document.documentElement.scrollWidth") - viewport["width"]
+        assert overflow <= 0, f"{game}: the table is {overflow}px wider than the {label} screen and scrolls sideways"
+        size = table_screenshot(page, target / f"{game}-{label}.png")
+        context.close()
+        assert 0 < size < SCREENSHOT_MAX_BYTES, f"{game}-{label}.png is {size} bytes, over the 300 KB budget"
