@@ -109,12 +109,13 @@ def rank_of(card: str) -> int:
     return RANK_OF[card]
 
 
-def card_label(code: str) -> str:
-    """``"T12"`` -> ``"Tools 12"``."""
-    return f"{SUIT_NAMES[code[0]]} {code[1:]}"
-
-
 LABELS = {code: f"{SUIT_NAMES[code[0]]} {code[1:]}" for code in FULL_DECK}
+
+
+def card_label(code: str) -> str:
+    """``"T12"`` -> ``"Tools 12"``; text that is not a card code (a label
+    already, as the view's Death and wild cards are) comes back unchanged."""
+    return LABELS.get(code, code)
 
 
 def label_code(text: str) -> str:
