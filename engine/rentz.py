@@ -1,0 +1,550 @@
+"""Rentz: four dealers each deal five hands, one of each mini-game.
+
+Rules: ``docs/rules/rentz.md`` (digest ``shared/spec/rules-rentz.md``).
+
+Actions:
+
+- ``{"type": "choose", "game": NAME}``: the dealer, after the deal, picks one
+  of ``acool``, ``diamonds``, ``king_of_hearts``, ``queens``, ``rentz`` that
+  they have not yet dealt.
+- ``{"type": "play", "card": "QS"}``: play a card to the trick, or to the
+  layout in the rentz mini-game.
+- ``{"type": "pass"}``: rentz mini-game only, and only when no card of the
+  hand can be played to the layout.
+
+Phases: ``choose`` (the dealer picks), ``tricks`` (the four penalty games),
+``layout`` (rentz), ``over``. Play goes to the next seat, ``(seat + 1) % 4``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.cards import (
+    RANKS,
+    SUIT_NAMES,
+    SUITS,
+    check_stacked_deck,
+    french_deck,
+    label,
+    places_from_scores,
+    shuffled,
+)
+from engine.cards import validate_options as check_schema
+from engine.errors import IllegalAction
+
+NAME = "rentz"
+TITLE = "Rentz"
+MIN_PLAYERS = 4
+MAX_PLAYERS = 4
+
+SEATS = 4
+HAND_SIZE = 13
+HANDS_PER_DEALER = 5
+TOTAL_HANDS = SEATS * HANDS_PER_DEALER
+MINI_GAMES = ("acool", "diamonds", "king_of_hearts", "queens", "rentz")
+MINI_TITLES = {
+    "acool": "Acool",
+    "diamonds": "Diamonds",
+    "king_of_hearts": "King of Hearts",
+    "queens": "Queens",
+    "rentz": "Rentz",
+}
+DEFAULT_POINTS: dict[str, Any] = {
+    "acool": -10,
+    "diamonds": -15,
+    "queens": -25,
+    "king_of_hearts": -75,
+    "rentz": [200, 150, 100, 50],
+}
+POINT_LIMIT = 10_000  # a sanity bound on overridden values, far above any real table's
+
+OPTIONS: list[dict[str, Any]] = [
+    {
+        "name": "points",
+        "type": "json",
+        "default": DEFAULT_POINTS,
+        "label": "Point values",
+        "help": "Override any of: acool (per trick), diamonds (per diamond), queens (per queen), "
+        "king_of_hearts, each zero or negative; rentz, four bonuses from first out to last.",
+    },
+    {
+        "name": "end_when_decided",
+        "type": "bool",
+        "default": True,
+        "label": "End Diamonds and Queens early",
+        "help": "Stop the hand as soon as every diamond (or every queen) has been taken.",
+    },
+]
+
+DECK = french_deck()
+ORDER = {card: i for i, card in enumerate(DECK)}  # suit by suit, 2 up to A: the order hands are sorted in
+RANK_INDEX = {rank: i for i, rank in enumerate(RANKS)}
+JACK = RANK_INDEX["J"]
+PENALTY_TOTAL = {"diamonds": 13, "queens": 4, "king_of_hearts": 1}
+
+
+# --- card helpers -------------------------------------------------------------
+
+
+def card_label(code: str) -> str:
+    return label(code)
+
+
+def is_penalty(game: str | None, card: str) -> bool:
+    """Whether taking ``card`` in a trick costs points in mini-game ``game``."""
+    if game == "diamonds":
+        return card[1] == "D"
+    if game == "queens":
+        return card[0] == "Q"
+    if game == "king_of_hearts":
+        return card == "KH"
+    return False
+
+
+def trick_winner(leader: int, cards: list[str]) -> int:
+    """The seat whose card is the highest of the led suit (no trumps, ace high)."""
+    led = cards[0][1]
+    best = 0
+    for i in range(1, len(cards)):
+        if cards[i][1] == led and RANK_INDEX[cards[i][0]] > RANK_INDEX[cards[best][0]]:
+            best = i
+    return (leader + best) % SEATS
+
+
+def layout_playable(layout: dict[str, list[int] | None], card: str) -> bool:
+    """A Jack opens its suit; then the row grows one rank at a time at either end."""
+    row = layout[card[1]]
+    rank = RANK_INDEX[card[0]]
+    if row is None:
+        return rank == JACK
+    return rank == row[0] - 1 or rank == row[1] + 1
+
+
+def layout_ends(layout: dict[str, list[int] | None]) -> dict[str, str]:
+    """The ranks a seat must lack to pass: each suit's Jack or the two cards beside its row."""
+    ends = {}
+    for suit, row in layout.items():
+        if row is None:
+            ends[suit] = "J"
+        else:
+            ends[suit] = "".join(RANKS[r] for r in (row[0] - 1, row[1] + 1) if 0 <= r < len(RANKS))
+    return ends
+
+
+def layout_cards(layout: dict[str, list[int] | None]) -> list[str]:
+    """Every card on the layout: each row is a run of ranks around its Jack."""
+    return [RANKS[r] + suit for suit, row in layout.items() if row for r in range(row[0], row[1] + 1)]
+
+
+def _sorted_hand(cards: list[str]) -> list[str]:
+    return sorted(cards, key=ORDER.__getitem__)
+
+
+def _merge_ranks(old: str, new: str) -> str:
+    return "".join(sorted(set(old + new), key=RANK_INDEX.__getitem__))
+
+
+# --- options and the state -----------------------------------------------------
+
+
+def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
+    """The full options (defaults filled in); ValueError with a sentence otherwise."""
+    if players != SEATS:
+        raise ValueError(f"Rentz is played by exactly {SEATS} players, not {players}.")
+    result = check_schema(options, OPTIONS, players)
+    result["points"] = _check_points(options.get("points", {}) if options else {})
+    if "deck" in result:
+        result["deck"] = check_stacked_deck(result["deck"], DECK)
+    return result
+
+
+def _check_points(points: Any) -> dict[str, Any]:
+    if not isinstance(points, dict):
+        raise ValueError("Option 'points' must be a dictionary of mini-game names to point values.")
+    unknown = sorted(set(points) - set(DEFAULT_POINTS))
+    if unknown:
+        raise ValueError(f"Option 'points' names {unknown[0]!r}, which is not a mini-game; the mini-games are: {', '.join(MINI_GAMES)}.")
+    full = {**DEFAULT_POINTS, "rentz": list(DEFAULT_POINTS["rentz"])}
+    for game, value in points.items():
+        if game == "rentz":
+            full[game] = _check_rentz_points(value)
+        elif not _is_int(value) or not -POINT_LIMIT <= value <= 0:
+            raise ValueError(f"The {MINI_TITLES[game]} penalty must be a whole number from -{POINT_LIMIT} to 0.")
+        else:
+            full[game] = value
+    return full
+
+
+def _check_rentz_points(value: Any) -> list[int]:
+    if not isinstance(value, list) or len(value) != SEATS or not all(_is_int(v) for v in value):
+        raise ValueError("The Rentz bonuses must be a list of four whole numbers, first out to last.")
+    if not all(0 <= v <= POINT_LIMIT for v in value):
+        raise ValueError(f"Each Rentz bonus must be from 0 to {POINT_LIMIT}.")
+    if any(value[i] < value[i + 1] for i in range(SEATS - 1)):
+        raise ValueError("The Rentz bonuses must not grow: going out earlier never scores less.")
+    return list(value)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def new_match(players: int, options: dict[str, Any] | None = None, seed: int | str | None = None) -> dict[str, Any]:
+    opts = validate_options(players, options)
+    seed = 0 if seed is None else seed
+    state: dict[str, Any] = {
+        "players": SEATS,
+        "seed": seed,
+        # The stacked deck is the first hand's secret, so it never enters the state.
+        "options": {"points": opts["points"], "end_when_decided": opts["end_when_decided"]},
+        "scores": [0] * SEATS,
+        "history": [],
+        "remaining": list(MINI_GAMES),
+    }
+    return _deal(state, 0, opts.get("deck"))
+
+
+def _deal(state: dict[str, Any], hand_no: int, deck: list[str] | None = None) -> dict[str, Any]:
+    """A fresh hand: the dealer's ``hand_no % 5``-th deal; cards go one at a time from the dealer's left."""
+    dealer = hand_no // HANDS_PER_DEALER
+    cards = deck if deck is not None else shuffled(DECK, state["seed"], "hand", hand_no)
+    new = dict(state)
+    new.update(
+        hand_no=hand_no,
+        dealer=dealer,
+        phase="choose",
+        game=None,
+        turn=dealer,
+        leader=dealer,
+        hands=[_sorted_hand(cards[(seat - dealer - 1) % SEATS :: SEATS]) for seat in range(SEATS)],
+        trick=[],
+        tricks=[],
+        layout={suit: None for suit in SUITS},
+        out=[],
+        lacks=[{} for _ in range(SEATS)],
+        tricks_taken=[0] * SEATS,
+        penalties=[[] for _ in range(SEATS)],
+    )
+    if hand_no % HANDS_PER_DEALER == 0:
+        new["remaining"] = list(MINI_GAMES)
+    return new
+
+
+def to_act(state: dict[str, Any]) -> list[int]:
+    return [] if state["phase"] == "over" else [state["turn"]]
+
+
+def is_over(state: dict[str, Any]) -> bool:
+    return state["phase"] == "over"
+
+
+def hand_index(state: dict[str, Any]) -> int:
+    return state["hand_no"]
+
+
+# --- legal actions -------------------------------------------------------------
+
+
+def legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    if state["phase"] == "over" or seat != state["turn"]:
+        return []
+    return _LEGAL[state["phase"]](state, seat)
+
+
+def _legal_choose(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    return [{"type": "choose", "game": game} for game in state["remaining"]]
+
+
+def _legal_tricks(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    hand = state["hands"][seat]
+    trick = state["trick"]
+    if trick:
+        led = trick[0][1]
+        follow = [card for card in hand if card[1] == led]
+        if follow:
+            hand = follow
+    return [{"type": "play", "card": card} for card in hand]
+
+
+def _legal_layout(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+    layout = state["layout"]
+    plays = [{"type": "play", "card": card} for card in state["hands"][seat] if layout_playable(layout, card)]
+    return plays or [{"type": "pass"}]
+
+
+_LEGAL = {"choose": _legal_choose, "tricks": _legal_tricks, "layout": _legal_layout}
+
+
+# --- apply -----------------------------------------------------------------------
+
+
+def apply(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    """The state after ``seat`` takes ``action``; IllegalAction (state untouched) otherwise."""
+    legal = legal_actions(state, seat)
+    if action not in legal:
+        raise IllegalAction(_why_illegal(state, seat, action))
+    return _APPLY[state["phase"]](state, seat, action)
+
+
+def _why_illegal(state: dict[str, Any], seat: Any, action: Any) -> str:
+    if state["phase"] == "over":
+        return "The match is over."
+    if seat != state["turn"]:
+        return f"It is not your turn: seat {state['turn']} is to act."
+    if not isinstance(action, dict) or action.get("type") not in ("choose", "play", "pass"):
+        return "That is not a Rentz action: the actions are choose, play and pass."
+    kind = action["type"]
+    expected = {"choose": {"type", "game"}, "play": {"type", "card"}, "pass": {"type"}}[kind]
+    if set(action) != expected:
+        return f"A {kind} action has exactly the fields: {', '.join(sorted(expected))}."
+    if state["phase"] == "choose":
+        return _why_not_choose(state, action)
+    if kind == "choose":
+        return "The mini-game of this hand has already been chosen."
+    if state["phase"] == "tricks":
+        return _why_not_trick(state, seat, action)
+    return _why_not_layout(state, seat, action)
+
+
+def _why_not_choose(state: dict[str, Any], action: dict[str, Any]) -> str:
+    if action["type"] != "choose":
+        return "The dealer must first choose the mini-game for this hand."
+    game = action["game"]
+    if game not in MINI_GAMES:
+        return f"There is no mini-game {game!r}; the mini-games are: {', '.join(MINI_GAMES)}."
+    return f"You have already dealt {MINI_TITLES[game]}; choose one of: {', '.join(state['remaining'])}."
+
+
+def _why_not_trick(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+    if action["type"] == "pass":
+        return "You cannot pass in a trick-taking game: play a card."
+    if action["card"] not in state["hands"][seat]:
+        return "You do not hold that card."
+    led = state["trick"][0][1]
+    return f"You must follow suit: you hold {SUIT_NAMES[led]}."
+
+
+def _why_not_layout(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+    if action["type"] == "pass":
+        return "You may pass only when you cannot play; you have a card that fits the layout."
+    if action["card"] not in state["hands"][seat]:
+        return "You do not hold that card."
+    return f"{label(action['card'])} does not fit the layout: play a Jack or a card next to the end of its suit's row."
+
+
+def _apply_choose(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    game = action["game"]
+    new = dict(state)
+    new["game"] = game
+    new["remaining"] = [g for g in state["remaining"] if g != game]
+    new["phase"] = "layout" if game == "rentz" else "tricks"
+    return new
+
+
+def _without(state: dict[str, Any], seat: int, card: str) -> list[list[str]]:
+    hands = list(state["hands"])
+    hands[seat] = [c for c in hands[seat] if c != card]
+    return hands
+
+
+def _with_lacks(state: dict[str, Any], seat: int, ranks_by_suit: dict[str, str]) -> list[dict[str, str]]:
+    """Record public knowledge: ``seat`` holds none of these ranks (a revoke-free void or a pass)."""
+    lacks = list(state["lacks"])
+    mine = dict(lacks[seat])
+    for suit, ranks in ranks_by_suit.items():
+        if ranks:  # a finished row asks for nothing, so a pass proves nothing about it
+            mine[suit] = _merge_ranks(mine.get(suit, ""), ranks)
+    lacks[seat] = mine
+    return lacks
+
+
+def _apply_tricks(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    card = action["card"]
+    new = dict(state)
+    new["hands"] = _without(state, seat, card)
+    trick = state["trick"] + [card]
+    if card[1] != trick[0][1]:
+        new["lacks"] = _with_lacks(state, seat, {trick[0][1]: RANKS})
+    if len(trick) < SEATS:
+        new["trick"] = trick
+        new["turn"] = (seat + 1) % SEATS
+        return new
+    return _complete_trick(new, trick)
+
+
+def _complete_trick(new: dict[str, Any], trick: list[str]) -> dict[str, Any]:
+    winner = trick_winner(new["leader"], trick)
+    record = {"leader": new["leader"], "winner": winner, "cards": trick}
+    new["tricks"] = new["tricks"] + [record]
+    new["trick"] = []
+    new["leader"] = new["turn"] = winner
+    taken = new["tricks_taken"] = list(new["tricks_taken"])
+    taken[winner] += 1
+    caught = [c for c in trick if is_penalty(new["game"], c)]
+    if caught:
+        penalties = new["penalties"] = list(new["penalties"])
+        penalties[winner] = penalties[winner] + caught
+    if _trick_hand_over(new):
+        return _end_hand(new, trick_points(new["game"], new["tricks_taken"], new["penalties"], new["options"]["points"]))
+    return new
+
+
+def _trick_hand_over(state: dict[str, Any]) -> bool:
+    tricks, game = state["tricks"], state["game"]
+    if len(tricks) == HAND_SIZE:
+        return True
+    if game == "king_of_hearts":
+        return "KH" in tricks[-1]["cards"]
+    if game in ("diamonds", "queens") and state["options"]["end_when_decided"]:
+        return sum(len(p) for p in state["penalties"]) == PENALTY_TOTAL[game]
+    return False
+
+
+def _apply_layout(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+    new = dict(state)
+    if action["type"] == "pass":
+        new["lacks"] = _with_lacks(state, seat, layout_ends(state["layout"]))
+        new["turn"] = _next_in(seat, state["out"])
+        return new
+    card = action["card"]
+    hands = new["hands"] = _without(state, seat, card)
+    layout = new["layout"] = dict(state["layout"])
+    rank, row = RANK_INDEX[card[0]], layout[card[1]]
+    layout[card[1]] = [rank, rank] if row is None else [min(row[0], rank), max(row[1], rank)]
+    if not hands[seat]:
+        new["out"] = state["out"] + [seat]
+        if len(new["out"]) == SEATS - 1:
+            return _end_hand(new, layout_points(new["out"], new["options"]["points"]))
+    new["turn"] = _next_in(seat, new["out"])
+    return new
+
+
+def _next_in(seat: int, out: list[int]) -> int:
+    """The next seat in play order that still holds cards (a seat that is out is skipped)."""
+    nxt = (seat + 1) % SEATS
+    while nxt in out:
+        nxt = (nxt + 1) % SEATS
+    return nxt
+
+
+_APPLY = {"choose": _apply_choose, "tricks": _apply_tricks, "layout": _apply_layout}
+
+
+# --- scoring -------------------------------------------------------------------------
+
+
+def trick_points(game: str, taken: list[int], penalties: list[list[str]], points: dict[str, Any]) -> list[int]:
+    """Each seat's points for a trick-taking hand: per trick in Acool, else per penalty card."""
+    if game == "acool":
+        return [points["acool"] * n for n in taken]
+    return [points[game] * len(cards) for cards in penalties]
+
+
+def finishing_order(out: list[int]) -> list[int]:
+    """The seats in the order they went out; the one left holding cards is last."""
+    return out + [seat for seat in range(SEATS) if seat not in out]
+
+
+def layout_points(out: list[int], points: dict[str, Any]) -> list[int]:
+    result = [0] * SEATS
+    for place, seat in enumerate(finishing_order(out)):
+        result[seat] = points["rentz"][place]
+    return result
+
+
+def _end_hand(state: dict[str, Any], points: list[int]) -> dict[str, Any]:
+    state["scores"] = [s + p for s, p in zip(state["scores"], points, strict=True)]
+    record: dict[str, Any] = {"hand_no": state["hand_no"], "dealer": state["dealer"], "game": state["game"], "points": points}
+    if state["game"] == "rentz":
+        record["order"] = finishing_order(state["out"])
+    state["history"] = state["history"] + [record]
+    if state["hand_no"] + 1 == TOTAL_HANDS:
+        # The last hand's cards stay where they lie, so the final table can still be shown.
+        state["phase"] = "over"
+        state["turn"] = None
+        return state
+    return _deal(state, state["hand_no"] + 1)
+
+
+def outcome(state: dict[str, Any]) -> dict[str, Any]:
+    if not is_over(state):
+        raise ValueError("The match is not over yet.")
+    scores = list(state["scores"])
+    return {"scores": scores, "places": places_from_scores(scores), "hands": [_copy_record(r) for r in state["history"]]}
+
+
+# --- view and log ------------------------------------------------------------------------
+
+
+def view(state: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
+    """What ``seat`` may see: own hand; played cards (public); other hands only as counts."""
+    if seat is not None and seat not in range(SEATS):
+        raise ValueError(f"There is no seat {seat!r} at this table; the seats are 0 to {SEATS - 1}.")
+    result = _table_view(state)
+    result.update(_cards_view(state))
+    if seat is not None:
+        result["seat"] = seat
+        result["hand"] = list(state["hands"][seat])
+    if state["phase"] == "over":
+        result["outcome"] = outcome(state)
+    return result
+
+
+def _table_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The match around the cards: who deals, what is being played, the totals."""
+    return {
+        "players": SEATS,
+        "hand_no": state["hand_no"],
+        "dealer": state["dealer"],
+        "phase": state["phase"],
+        "game": state["game"],
+        "remaining": list(state["remaining"]),
+        "to_act": to_act(state),
+        "turn": state["turn"],
+        "scores": list(state["scores"]),
+        "history": [_copy_record(r) for r in state["history"]],
+        "options": _copy_options(state["options"]),
+    }
+
+
+def _cards_view(state: dict[str, Any]) -> dict[str, Any]:
+    """The public side of the cards: counts of hands, everything played, what seats lack."""
+    leader, tricks, layout = state["leader"], state["tricks"], state["layout"]
+    return {
+        "hand_sizes": [len(h) for h in state["hands"]],
+        "leader": leader,
+        "trick": [{"seat": (leader + i) % SEATS, "card": c} for i, c in enumerate(state["trick"])],
+        "tricks": [_copy_trick(t) for t in tricks],
+        "tricks_taken": list(state["tricks_taken"]),
+        "penalties": [list(p) for p in state["penalties"]],
+        "layout": {s: None if r is None else {"low": RANKS[r[0]] + s, "high": RANKS[r[1]] + s} for s, r in layout.items()},
+        "out": list(state["out"]),
+        "lacks": [dict(d) for d in state["lacks"]],
+    }
+
+
+def _copy_options(options: dict[str, Any]) -> dict[str, Any]:
+    points = {**options["points"], "rentz": list(options["points"]["rentz"])}
+    return {"points": points, "end_when_decided": options["end_when_decided"]}
+
+
+def _copy_trick(trick: dict[str, Any]) -> dict[str, Any]:
+    return {"leader": trick["leader"], "winner": trick["winner"], "cards": list(trick["cards"])}
+
+
+def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
+    """A hand's result; copied so a caller editing a view cannot reach the state."""
+    copy = {**record, "points": list(record["points"])}
+    if "order" in record:
+        copy["order"] = list(record["order"])
+    return copy
+
+
+def describe(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+    kind = action.get("type")
+    if kind == "choose":
+        return f"chose {MINI_TITLES.get(action['game'], action['game'])}"
+    if kind == "play":
+        return f"played {label(action['card'])}"
+    return "passed" if kind == "pass" else f"took the action {kind!r}"
