@@ -1,3 +1,7 @@
 from django.urls import path
 
-urlpatterns: list = []
+from accounts import views
+
+urlpatterns = [
+    path("", views.profile, name="accounts-profile"),
+]

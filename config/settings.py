@@ -131,6 +131,9 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+if not PRODUCTION:
+    # WhiteNoise warns on every request when STATIC_ROOT is missing; locally nothing is collected into it.
+    STATIC_ROOT.mkdir(exist_ok=True)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -150,20 +153,39 @@ ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Parlour] "
+ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
-# Mail: SMTP when EMAIL_HOST is set, else files under var/mail/.
+# Mail: SMTP when EMAIL_HOST is set, else files under var/mail/ (Django 6.1's MAILERS replaces EMAIL_BACKEND).
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Parlour <parlour@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+MAIL_DIR = VAR_DIR / "mail"
 if os.environ.get("EMAIL_HOST"):
-    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-    EMAIL_HOST = os.environ["EMAIL_HOST"]
-    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-    EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ["EMAIL_HOST"],
+                "port": int(os.environ.get("EMAIL_PORT", "25")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", False),
+                "use_ssl": env_bool("EMAIL_USE_SSL", False),
+                "timeout": int(os.environ.get("EMAIL_TIMEOUT", "30")),
+            },
+        }
+    }
+elif PRODUCTION:
+    # A file-based mailer in production would lose every turn notification without a word.
+    raise RuntimeError("Set EMAIL_HOST (and EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD) in production.")
 else:
-    EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
-    EMAIL_FILE_PATH = VAR_DIR / "mail"
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": str(MAIL_DIR)},
+        }
+    }
 
 # Celery: Redis when configured, else Kombu's SQLAlchemy transport on SQLite.
 REDIS_URL = os.environ.get("REDIS_URL", "")
@@ -174,6 +196,7 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {}
 
 LOGGING = {
@@ -186,10 +209,22 @@ LOGGING = {
 if PRODUCTION:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # Health checks come from inside the network over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # SECURE_COOKIES=false only for a production-like stack on plain http://localhost (docker compose).
+    SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = env_bool("SECURE_COOKIES", True)
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
+
+# games: re-send mails a lost message left pending, wake bots, and the daily turn digest.
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "games-mail-sweep": {"task": "games.tasks.mail_sweep", "schedule": 300.0},
+        "games-bot-sweep": {"task": "games.tasks.bot_sweep", "schedule": 120.0},
+        "games-digest": {"task": "games.tasks.digest_send", "schedule": 24 * 3600.0},
+    }
+)

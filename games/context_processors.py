@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from django.http import HttpRequest
+from django.utils.functional import SimpleLazyObject
+
+from games.selectors import awaiting_count
 
 
 def your_turn(request: HttpRequest) -> dict[str, object]:
-    # Filled in by the games app's selectors; 0 until matches exist.
-    return {"your_turn_count": 0}
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"your_turn_count": 0}
+    # Lazy: pages that do not render the header (htmx fragments) cost no query.
+    return {"your_turn_count": SimpleLazyObject(lambda: awaiting_count(user=user))}

@@ -1,3 +1,17 @@
 from django.urls import path
 
-urlpatterns: list = []
+from games import views
+
+urlpatterns = [
+    path("", views.dashboard, name="games-dashboard"),
+    path("next/", views.next_match, name="games-next"),
+    path("new/", views.create, name="games-create"),
+    path("invite/<str:token>/", views.invite, name="games-invite"),
+    path("m/<int:match_id>/", views.match_detail, name="games-match"),
+    path("m/<int:match_id>/poll/", views.poll, name="games-poll"),
+    path("m/<int:match_id>/play/", views.play, name="games-play"),
+    path("m/<int:match_id>/chat/", views.chat, name="games-chat"),
+    path("m/<int:match_id>/log/", views.full_log, name="games-log"),
+    path("m/<int:match_id>/replay/", views.replay, name="games-replay"),
+    path("m/<int:match_id>/export.json", views.export, name="games-export"),
+]

@@ -1,1 +1,1 @@
-from django.db import models  # noqa: F401
+"""Clubs, leagues, seasons and fixtures will live here (a later issue)."""

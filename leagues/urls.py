@@ -1,3 +1,5 @@
-from django.urls import path
+"""Leagues arrive in a later issue; the app is registered now so its URLs and migrations have a home."""
 
-urlpatterns: list = []
+from django.urls import URLPattern
+
+urlpatterns: list[URLPattern] = []

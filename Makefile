@@ -1,0 +1,69 @@
+# Two commands matter: `make run` (the site with demo data) and `make test` (the whole suite).
+# Everything else here is a step they share.
+
+SHELL := /bin/bash
+VENV := .venv
+VENV_PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?= -n auto --durations=10
+
+.DEFAULT_GOAL := help
+.PHONY: help run test install migrate demo check clean
+
+help:
+	@echo "make run    install, migrate, load demo data, serve http://$(HOST):$(PORT)/ with a Celery worker and beat"
+	@echo "make test   install and run the whole test suite (PostgreSQL/Redis tests need DATABASE_URL/REDIS_URL)"
+	@echo "make check  Django's system checks and a check for missing migrations"
+	@echo "make clean  remove .venv, var/ (local database, broker, mail) and collected static files"
+
+# Django 6 needs Python 3.12 or newer. pyenv shims exist for every installed version but fail when that
+# version is not selected, so each candidate must actually run and report a new enough version.
+$(VENV_PY):
+	@set -e; found=""; \
+	candidates="python3.13 python3.12"; \
+	if command -v pyenv >/dev/null 2>&1; then \
+		candidates="$$candidates $$(ls -d $$(pyenv root)/versions/3.1[23]*/bin/python3.1[23] 2>/dev/null | sort -rV)"; \
+	fi; \
+	for candidate in $$candidates; do \
+		if "$$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then \
+			found="$$candidate"; break; \
+		fi; \
+	done; \
+	if [ -z "$$found" ]; then \
+		echo "error: Parlour needs Python 3.12 or newer (python3.13, python3.12 or a pyenv 3.12/3.13); none was found." >&2; \
+		exit 1; \
+	fi; \
+	echo "Creating $(VENV) with $$found"; \
+	"$$found" -m venv $(VENV)
+
+# Reinstall only when the dependencies changed, so a repeated `make test` starts at once.
+$(STAMP): pyproject.toml | $(VENV_PY)
+	$(VENV_PY) -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(VENV_PY) manage.py migrate --no-input
+
+demo: migrate
+	$(VENV_PY) manage.py demo
+
+run: demo
+	@echo
+	@echo "  Parlour is starting at http://$(HOST):$(PORT)/  (Ctrl-C stops the web server, worker and beat)"
+	@echo "  Mail is written to var/mail/ unless EMAIL_HOST is set."
+	@echo
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" HOST=$(HOST) WEB_PORT=$(PORT) $(VENV)/bin/honcho -f Procfile.dev start
+
+test: install
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+check: install
+	$(VENV_PY) manage.py check
+	$(VENV_PY) manage.py makemigrations --check --dry-run
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache

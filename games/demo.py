@@ -1,0 +1,55 @@
+"""Demo data for `make run`: matches against bots for the demo players, one of them already finished."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import GAMES, get_game
+from engine.bots import choose
+from games.models import Match
+from games.services import SeatSpec, match_create, move_submit
+
+MAX_DEMO_MOVES = 3_000
+
+
+def create_demo_matches(*, users: list[Any]) -> None:
+    """Create the demo matches for ``users`` if they do not exist yet (idempotent)."""
+    if not users or Match.objects.filter(created_by=users[0]).exists():
+        return
+    alice, others = users[0], users[1:]
+    for name, module in sorted(GAMES.items()):
+        players = module.MIN_PLAYERS
+        _create(name, players, [SeatSpec(user=alice)] + [SeatSpec(bot="basic")] * (players - 1), alice)
+        if others and players >= 2:
+            humans = [alice, *others][: min(players, len(users))]
+            seats = [SeatSpec(user=u) for u in humans] + [SeatSpec(bot="random")] * (players - len(humans))
+            _create(name, players, seats, others[0])
+    finished_game = "karnoffel" if "karnoffel" in GAMES else sorted(GAMES)[0]
+    module = get_game(finished_game)
+    seats = [SeatSpec(user=alice)] + [SeatSpec(bot="basic")] * (module.MIN_PLAYERS - 1)
+    match = _create(finished_game, module.MIN_PLAYERS, seats, alice, options=_short(module))
+    _play_out(match)
+
+
+def _create(game: str, players: int, seats: list[SeatSpec], creator: Any, options: dict | None = None) -> Match:
+    return match_create(game=game, players=players, options=options or {}, created_by=creator, seats=seats)
+
+
+def _short(module: Any) -> dict[str, Any]:
+    return {e["name"]: max(e.get("min") or 1, 1) for e in module.OPTIONS if e["name"] in ("target", "hands")}
+
+
+def _play_out(match: Match) -> None:
+    """Everyone plays basic bot moves until the end, so the replay page has something to show."""
+    game = match.engine
+    for _ in range(MAX_DEMO_MOVES):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            return
+        seats = {s.number: s for s in match.seats.select_related("user")}
+        number = game.to_act(match.state)[0]
+        legal = game.legal_actions(match.state, number)
+        action = choose(match.game, "basic", game.view(match.state, number), legal, seed=f"demo:{match.version}")
+        seat = seats[number]
+        kind = "bot" if seat.is_bot else "player"
+        move_submit(match=match, user=seat.user, seat=number, action=action, version=match.version, kind=kind)

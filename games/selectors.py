@@ -1,0 +1,122 @@
+"""Reads: the matches a player is in, who may see what, and the table's context."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from accounts.models import User
+from games.models import Match, Seat
+
+
+
+def matches_awaiting(*, user: User) -> QuerySet[Match]:
+    """Active matches where the engine waits for this user, longest waiting first."""
+    return Match.objects.filter(
+        status=Match.Status.ACTIVE, seats__user=user, seats__awaiting=True
+    ).order_by("updated_at", "pk")
+
+
+def awaiting_count(*, user: User) -> int:
+    """For the header badge on every page: one indexed count, no join.
+
+    ``awaiting`` is only ever true in active matches (it is cleared when a match ends).
+    """
+    return Seat.objects.filter(user=user, awaiting=True).count()
+
+
+def dashboard_for(*, user: User) -> dict[str, Any]:
+    """The player's matches, those awaiting them first; then invitations, open matches to watch."""
+    mine = Seat.objects.filter(user=user).select_related("match").order_by("-match__updated_at")
+    seats_prefetch = Prefetch("seats", queryset=Seat.objects.select_related("user"))
+    matches = {s.match_id: s for s in mine[:100]}
+    rows = list(
+        Match.objects.filter(pk__in=matches).prefetch_related(seats_prefetch).order_by("-updated_at")
+    )
+    for match in rows:
+        match.my_seat = matches[match.pk]
+    awaiting = [m for m in rows if m.status == Match.Status.ACTIVE and m.my_seat.awaiting]
+    awaiting.sort(key=lambda m: m.updated_at)
+    return {
+        "invitations": [m.my_seat for m in rows if not m.my_seat.joined and m.status == Match.Status.WAITING],
+        "awaiting": awaiting,
+        "active": [m for m in rows if m.status == Match.Status.ACTIVE and not m.my_seat.awaiting],
+        "waiting": [m for m in rows if m.status == Match.Status.WAITING and m.my_seat.joined],
+        "finished": [m for m in rows if m.is_over][:20],
+        "watch": list(
+            Match.objects.filter(status=Match.Status.ACTIVE, private=False)
+            .exclude(Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)))
+            .prefetch_related(seats_prefetch)
+            .order_by("-updated_at")[:10]
+        ),
+    }
+
+
+# --- access ----------------------------------------------------------------
+
+
+def match_for_viewer(*, match_id: int, user: User) -> tuple[Match, Seat | None]:
+    """The match and the viewer's seat; 404 for a private match the viewer has no seat at.
+
+    One query: the seats with their users and the match joined in.
+    """
+    seats = list(Seat.objects.filter(match_id=match_id).select_related("match", "user"))
+    if not seats:
+        raise Http404("No such match.")
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    match.seat_list = seats
+    seat = next((s for s in seats if s.user_id == user.pk and s.joined), None)
+    if seat is None and match.private:
+        raise Http404("No such match.")
+    return match, seat
+
+
+def seat_for_player(*, match_id: int, user: User) -> Seat:
+    """The user's seat, cheaply, for views that change something: 404 if hidden, 403 if not seated."""
+    seat = Seat.objects.filter(match_id=match_id, user=user, joined=True).only("pk", "number", "match_id").first()
+    if seat is not None:
+        return seat
+    if not Match.objects.filter(pk=match_id, private=False).exists():
+        raise Http404("No such match.")
+    raise PermissionDenied("You do not have a seat at this table.")
+
+
+# --- the table -------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """What the table page renders: the viewer's view of the state, never the state itself."""
+
+    match: Match
+    seat: Seat | None
+    view: dict[str, Any]
+    seats: list[Seat]
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    moves: list[dict[str, Any]] = field(default_factory=list)
+    more_moves: bool = False
+    chat: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+
+def table_for(*, match: Match, seat: Seat | None) -> Table:
+    """Built from the match row alone: the log and chat tails travel with the snapshot."""
+    game = match.engine
+    number = seat.number if seat is not None else None
+    seats = getattr(match, "seat_list", None) or list(match.seats.select_related("user"))
+    table = Table(match=match, seat=seat, view=game.view(match.state, number), seats=seats)
+    if number is not None and match.status == Match.Status.ACTIVE:
+        table.legal = game.legal_actions(match.state, number)
+    table.moves = match.recent_moves
+    table.more_moves = match.version > len(match.recent_moves)
+    table.chat = match.recent_chat
+    return table

@@ -1,0 +1,393 @@
+"""Writes: creating matches, moves, chat, invitations and the mails they cause.
+
+Every service runs in one transaction. Follow-ups that are slow or may fail
+(sending mail, bot turns) are registered with ``transaction.on_commit`` so a
+move never fails because of them; mails go through the ``Mail`` outbox.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Case, DateTimeField, F, Value, When
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from accounts.models import User
+from engine import IllegalAction, get_game
+from engine.bots import LEVELS
+from engine.replay import seed_hash
+from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat
+
+log = logging.getLogger(__name__)
+
+# Forced moves and engine play-outs happen inline; this bounds a runaway loop.
+MAX_FORCED_CHAIN = 500
+STALE_MESSAGE = "The table has changed since you loaded it; here is the current state."
+
+
+class MoveRefused(ValueError):
+    """A move the app will not take; the message is for the player."""
+
+
+class NotSeated(MoveRefused):
+    """The user has no seat at this table; ``private`` says whether they may even know it exists."""
+
+    def __init__(self, message: str, *, private: bool) -> None:
+        super().__init__(message)
+        self.private = private
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat at creation: a user (seated at once), a bot level, or an email invitation."""
+
+    user: User | None = None
+    bot: str = ""
+    email: str = ""
+
+
+# --- creating and starting -------------------------------------------------
+
+
+def match_create(
+    *,
+    game: str,
+    players: int,
+    options: dict[str, Any] | None,
+    created_by: User | None,
+    private: bool = False,
+    seats: Sequence[SeatSpec],
+) -> Match:
+    """A new match; it starts at once when no seat waits for an invited player."""
+    module = _game_or_refuse(game)
+    _check_players(module, players, seats)
+    options = module.validate_options(players, options or {})
+    seed = secrets.randbits(62)
+    with transaction.atomic():
+        match = Match.objects.create(
+            game=game, players=players, options=options, seed=seed, seed_hash=seed_hash(seed),
+            state=module.new_match(players, options, seed=seed), private=private, created_by=created_by,
+        )
+        for number, spec in enumerate(seats):
+            _seat_create(match, number, spec)
+        _start_if_ready(match)
+    return match
+
+
+def _game_or_refuse(game: str) -> Any:
+    try:
+        return get_game(game)
+    except KeyError as exc:
+        raise ValueError(exc.args[0]) from None
+
+
+def _check_players(module: Any, players: int, seats: Sequence[SeatSpec]) -> None:
+    lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
+    if not lo <= players <= hi:
+        raise ValueError(f"{module.TITLE} is played by {lo} to {hi} players, not {players}.")
+    if len(seats) != players:
+        raise ValueError(f"Say who sits in each of the {players} seats.")
+    users = [s.user.pk for s in seats if s.user is not None]
+    emails = [s.email.strip().lower() for s in seats if s.email]
+    if len(users) != len(set(users)) or len(emails) != len(set(emails)):
+        raise ValueError("A player can hold only one seat at a table.")
+    for spec in seats:
+        if spec.bot and spec.bot not in LEVELS:
+            raise ValueError(f"Unknown bot level {spec.bot!r}; the levels are: {', '.join(LEVELS)}.")
+        if not (spec.user or spec.bot or spec.email):
+            raise ValueError("Every seat needs a player, a bot or an email address to invite.")
+
+
+def _seat_create(match: Match, number: int, spec: SeatSpec) -> Seat:
+    if spec.user is not None:
+        return Seat.objects.create(match=match, number=number, user=spec.user, joined=True)
+    if spec.bot:
+        return Seat.objects.create(match=match, number=number, bot_level=spec.bot, joined=True)
+    email = spec.email.strip().lower()
+    invitee = User.objects.filter(email__iexact=email).first()
+    if invitee is not None and match.seats.filter(user=invitee).exists():
+        raise ValueError(f"{email} already has a seat at this table.")
+    seat = Seat.objects.create(
+        match=match, number=number, user=invitee, invite_email=email, invite_token=secrets.token_urlsafe(24)
+    )
+    _mail_queue(
+        key=f"invite:{seat.pk}", recipient=email, user=invitee, template="invite",
+        context={"match": match, "seat": seat, "inviter": match.created_by,
+                 "url": _absolute(reverse("games-invite", args=[seat.invite_token]))},
+    )
+    return seat
+
+
+def invite_accept(*, token: str, user: User) -> Seat:
+    """The invited player takes the seat; the match starts once every seat is taken."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().select_related("match").filter(invite_token=token).first()
+        if seat is None or seat.joined:
+            raise MoveRefused("This invitation has already been used or does not exist.")
+        if seat.user_id is not None and seat.user_id != user.pk:
+            raise MoveRefused("This invitation is for another player.")
+        if Seat.objects.filter(match=seat.match, user=user).exclude(pk=seat.pk).exists():
+            raise MoveRefused("You already have a seat at this table.")
+        seat.user, seat.joined, seat.invite_token = user, True, ""
+        seat.save(update_fields=["user", "joined", "invite_token"])
+        match = Match.objects.select_for_update().get(pk=seat.match_id)
+        _start_if_ready(match)
+    return seat
+
+
+def _start_if_ready(match: Match) -> None:
+    if match.status != Match.Status.WAITING or match.seats.filter(joined=False).exists():
+        return
+    match.status = Match.Status.ACTIVE
+    match.save(update_fields=["status", "updated_at"])
+    seats = list(match.seats.select_related("user"))
+    _after_change(match, seats, moved=_play_forced(match, seats))
+
+
+# --- moves -----------------------------------------------------------------
+
+
+def move_submit(
+    *, match: Match, user: User | None, seat: int | None, action: Any, version: int, kind: str = Move.Kind.PLAYER
+) -> Move:
+    """Play ``action`` for ``seat`` (None: the user's own seat): checked, applied, recorded.
+
+    Raises MoveRefused (NotSeated for someone without a seat) or IllegalAction, changing nothing.
+    """
+    with transaction.atomic():
+        locked, seats = _lock(match.pk)
+        number = _check_move(locked, seats, user, seat, version, kind)
+        move = _record(locked, number, action, kind)
+        _after_change(locked, seats, moved={number} | _play_forced(locked, seats))
+    for name in ("state", "version", "status", "outcome", "finished_at", "updated_at"):
+        setattr(match, name, getattr(locked, name))
+    return move
+
+
+def _lock(match_id: int) -> tuple[Match, list[Seat]]:
+    """The match row locked for this transaction and its seats with their users, in one query."""
+    seats = list(
+        Seat.objects.select_related("match", "user").select_for_update(of=("match",)).filter(match_id=match_id)
+    )
+    if not seats:
+        raise NotSeated("There is no such match.", private=True)
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    return match, seats
+
+
+def _check_move(match: Match, seats: list[Seat], user: User | None, number: int | None, version: int, kind: str) -> int:
+    if number is None:
+        own = next((s for s in seats if user is not None and s.user_id == user.pk and s.joined), None)
+        if own is None:
+            raise NotSeated("You do not have a seat at this table.", private=match.private)
+        number = own.number
+    if match.status != Match.Status.ACTIVE:
+        raise MoveRefused("This match is over." if match.is_over else "This match has not started yet.")
+    seat = next((s for s in seats if s.number == number), None)
+    if seat is None:
+        raise MoveRefused("There is no such seat at this table.")
+    if kind in (Move.Kind.PLAYER, Move.Kind.FORCED) and (user is None or seat.user_id != user.pk):
+        raise MoveRefused("That is not your seat.")
+    if kind == Move.Kind.BOT and not seat.is_bot:
+        raise MoveRefused("That seat is not played by a bot.")
+    if number not in match.engine.to_act(match.state):
+        raise MoveRefused("It is not your turn.")
+    if version != match.version and not _simultaneous_ok(match, number, version):
+        raise MoveRefused(STALE_MESSAGE)
+    return number
+
+
+def _simultaneous_ok(match: Match, seat: int, version: int) -> bool:
+    """A sealed bid may arrive on an older version when others bid meanwhile.
+
+    Accepted only if the seat was awaited at the version it saw and at every move since,
+    and made none of them: it was answering the very step it was shown.
+    """
+    if not 0 <= version < match.version:
+        return False
+    since = list(Move.objects.filter(match=match, ply__gte=version).values_list("seat", "awaited"))
+    return len(since) == match.version - version and all(s != seat and seat in awaited for s, awaited in since)
+
+
+def _record(match: Match, seat: int, action: Any, kind: str) -> Move:
+    game = match.engine
+    if not isinstance(action, dict):
+        raise IllegalAction("That is not a move of this game.")
+    before = match.state
+    after = game.apply(before, seat, action)  # IllegalAction leaves everything as it was
+    move = Move.objects.create(
+        match=match, ply=match.version, seat=seat, action=action, kind=kind,
+        text=game.describe(before, seat, action)[:300], awaited=game.to_act(before),
+    )
+    line = {"ply": move.ply, "seat": seat, "kind": kind, "text": move.text}
+    match.recent_moves = [*match.recent_moves[-(RECENT_MOVES - 1):], line]
+    match.state, match.version = after, match.version + 1
+    if game.is_over(after):
+        match.status, match.finished_at = Match.Status.FINISHED, timezone.now()
+        match.outcome = game.outcome(after)
+    match.save(update_fields=["state", "version", "status", "finished_at", "outcome", "recent_moves", "updated_at"])
+    return move
+
+
+def _play_forced(match: Match, seats: list[Seat]) -> set[int]:
+    """Seats with exactly one legal action play it at once, if they want that (bots always do).
+
+    Returns the seats that moved. A loop, not recursion: a hand can end in a long forced run.
+    """
+    game, moved = match.engine, set()
+    for _ in range(MAX_FORCED_CHAIN):
+        if match.status != Match.Status.ACTIVE:
+            break
+        candidates = _forced_candidates(seats, game.to_act(match.state))
+        legal = ((s.number, game.legal_actions(match.state, s.number)) for s in candidates)
+        forced = next(((number, actions[0]) for number, actions in legal if len(actions) == 1), None)
+        if forced is None:
+            break
+        _record(match, forced[0], forced[1], Move.Kind.FORCED)
+        moved.add(forced[0])
+    return moved
+
+
+def _forced_candidates(seats: list[Seat], to_act: list[int]) -> list[Seat]:
+    return [s for s in seats if s.number in to_act and (s.is_bot or (s.user and s.user.auto_forced_moves))]
+
+
+def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
+    """Bookkeeping after the state changed: who is awaited, turn mails, and bots on commit.
+
+    One UPDATE sets every seat's ``awaiting`` and ``notified_at``: a seat that moved may be
+    mailed again, a seat newly to act (and wanting each-turn mail) is mailed once.
+    """
+    to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
+    now = timezone.now()
+    notified = {}
+    for seat in seats:
+        old = seat.notified_at
+        seat.notified_at = None if seat.number in moved else seat.notified_at
+        if seat.number in to_act and _wants_turn_mail(seat):
+            _turn_mail(match, seat)
+            seat.notified_at = now
+        if seat.notified_at != old:
+            notified[seat.number] = seat.notified_at
+        seat.awaiting = seat.number in to_act
+    cases = [When(number=number, then=Value(at)) for number, at in notified.items()]
+    changes: dict[str, Any] = {"awaiting": Case(When(number__in=to_act, then=Value(True)), default=Value(False))}
+    if cases:
+        changes["notified_at"] = Case(*cases, default=F("notified_at"), output_field=DateTimeField())
+    Seat.objects.filter(match=match).update(**changes)
+    bots = [s.number for s in seats if s.is_bot and s.number in to_act]
+    if bots:
+        transaction.on_commit(lambda: _enqueue_bots(match.pk, bots, match.version))
+
+
+def _wants_turn_mail(seat: Seat) -> bool:
+    user = seat.user
+    return not seat.is_bot and user is not None and seat.notified_at is None and user.notify == User.Notify.EACH_TURN
+
+
+def _enqueue_bots(match_id: int, seats: list[int], version: int) -> None:
+    from games import tasks  # the tasks module imports this one
+
+    for seat in seats:
+        try:
+            tasks.bot_turn(match_id, seat, version)
+        except Exception:  # a broker outage must not fail the move; the sweep finds stuck bots
+            log.exception("Could not queue the bot move for match %s seat %s", match_id, seat)
+
+
+def _turn_mail(match: Match, seat: Seat) -> None:
+    """Plain string building, not templates: this runs inside the move's transaction on every turn."""
+    user, url = seat.user, _absolute(match.get_absolute_url())
+    title = f"{match.title} #{match.pk}"
+    body = (
+        f"Hello {user.name},\n\nIt is your turn at {title}.\n\nPlay here: {url}\n\n"
+        "We will not write again about this match until you have played.\n"
+        "To change how often we write, see your settings on Parlour.\n"
+    )
+    html = format_html(
+        "<p>Hello {},</p><p>It is your turn at <strong>{}</strong>.</p><p><a href=\"{}\">Go to the table</a></p>"
+        "<p><small>We will not write again about this match until you have played.</small></p>",
+        user.name, title, url,
+    )
+    # The key holds the version this move created, so it cannot clash: no savepoint needed.
+    _outbox_add(key=f"turn:{match.pk}:{seat.number}:{match.version}", recipient=user.email, user=user,
+                subject=f"Your turn at {title}", body=body, html=html, unique=True)
+
+
+# --- chat ------------------------------------------------------------------
+
+
+def chat_post(*, match: Match, user: User, text: str) -> ChatMessage:
+    """A message to the whole table: partners talk only in the open."""
+    text = (text or "").strip()
+    if not text:
+        raise ValueError("Write something before sending.")
+    if len(text) > 1000:
+        raise ValueError("A message can be at most 1000 characters long.")
+    with transaction.atomic():
+        recent = Match.objects.select_for_update().filter(pk=match.pk).values_list("recent_chat", flat=True).get()
+        message = ChatMessage.objects.create(match=match, user=user, text=text)
+        line = {"id": message.pk, "name": user.name, "text": text}
+        match.recent_chat = [*recent[-(RECENT_CHAT - 1):], line]
+        Match.objects.filter(pk=match.pk).update(recent_chat=match.recent_chat)
+    return message
+
+
+# --- mail ------------------------------------------------------------------
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _mail_queue(*, key: str, recipient: str, user: User | None, template: str, context: dict[str, Any]) -> Mail | None:
+    """Render a mail from ``games/mail/<template>*`` into the outbox."""
+    subject = render_to_string(f"games/mail/{template}_subject.txt", context).strip()
+    body = render_to_string(f"games/mail/{template}.txt", context)
+    html = render_to_string(f"games/mail/{template}.html", context)
+    return _outbox_add(key=key, recipient=recipient, user=user, subject=subject, body=body, html=html)
+
+
+def _outbox_add(
+    *, key: str, recipient: str, user: User | None, subject: str, body: str, html: str, unique: bool = False
+) -> Mail | None:
+    """Write a mail to the outbox (once per key) and hand it to the sender when the transaction commits."""
+    fields = {"recipient": recipient, "user": user, "subject": subject, "body": body, "html": html, "dedupe_key": key}
+    if unique:
+        mail = Mail.objects.create(**fields)
+    else:
+        try:
+            with transaction.atomic():
+                mail = Mail.objects.create(**fields)
+        except IntegrityError:
+            return None
+    transaction.on_commit(lambda: _enqueue_mail(mail.pk))
+    return mail
+
+
+def _enqueue_mail(mail_id: int) -> None:
+    from games import tasks
+
+    try:
+        tasks.mail_send.delay(mail_id)
+    except Exception:  # the outbox row stays pending and the sweep sends it later
+        log.exception("Could not queue mail %s", mail_id)
+
+
+def digest_queue(*, user: User, day: str, seats: list[Seat]) -> Mail | None:
+    """The daily digest: one mail per user per day, listing the matches awaiting them."""
+    return _mail_queue(
+        key=f"digest:{user.pk}:{day}", recipient=user.email, user=user, template="digest",
+        context={"user": user, "seats": seats, "url": _absolute(reverse("games-dashboard"))},
+    )

@@ -1,0 +1,105 @@
+"""No page, fragment, mail or export shows a card its reader may not see.
+
+Cards are rendered with their codes (``data-card``, button values), so scanning
+the HTML for every card code outside the reader's view is a real check: the
+reader's own hand must be found by the same scan.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from games.display import card_text
+from games.models import Mail, Match
+from tests.games.conftest import login
+from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def _strings(data: Any) -> Iterator[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield key
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
+
+
+def _card_codes(game: str, data: Any) -> set[str]:
+    # Card codes start with a rank or suit (``TH``, ``T12``, ``B7``, ``R-red-1``); words such as
+    # "hidden" are not codes, and single letters are suits, even where card_label accepts them.
+    return {s for s in _strings(data) if len(s) >= 2 and (s[0].isupper() or s[0].isdigit()) and card_text(game, s)}
+
+
+def _found(codes: set[str], html: str) -> set[str]:
+    return {c for c in codes if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", html)}
+
+
+def _pages(client, match: Match) -> list[str]:  # noqa: ANN001
+    table = client.get(match.get_absolute_url())
+    poll = client.get(reverse("games-poll", args=[match.pk]), {"v": -1}, **HTMX)
+    log = client.get(reverse("games-log", args=[match.pk]))
+    export = client.get(reverse("games-export", args=[match.pk]))
+    assert table.status_code == 200 and poll.status_code == 200 and export.status_code == 409
+    return [table.content.decode(), poll.content.decode(), log.content.decode(), export.content.decode()]
+
+
+def _check_reader(match: Match, client, seat: int | None) -> None:  # noqa: ANN001
+    game = match.engine
+    universe = _card_codes(match.game, match.state)
+    view = game.view(match.state, seat)
+    allowed = _card_codes(match.game, view)
+    if seat is not None:
+        allowed |= _card_codes(match.game, game.legal_actions(match.state, seat))
+    for html in _pages(client, match):
+        leaked = _found(universe - allowed, html)
+        assert not leaked, f"{match.game}: seat {seat} may not see {sorted(leaked)}"
+    if seat is not None and view.get("hand"):
+        table = _pages(client, match)[0]
+        assert _found(set(view["hand"]), table) == set(view["hand"]), "the scan must find the reader's own cards"
+
+
+@pytest.mark.parametrize("game", game_names())
+@pytest.mark.parametrize("seed", [1, 2])
+def test_no_page_shows_a_card_its_reader_may_not_see(game: str, seed: int) -> None:
+    module = Match(game=game).engine
+    players = module.MIN_PLAYERS if seed == 1 else min(module.MAX_PLAYERS, module.MIN_PLAYERS + 1)
+    match = make_match(game, players=players)
+    seats = list(match.seats.select_related("user"))
+    clients = [(login(s.user), s.number) for s in seats] + [(login(UserFactory()), None)]
+    for checkpoint in range(4):
+        play_engine_moves(match, 7 * checkpoint + seed, seed=seed * 100 + checkpoint)
+        if match.is_over:
+            break
+        for client, number in clients:
+            _check_reader(match, client, number)
+
+
+def test_no_mail_shows_a_card() -> None:
+    game = game_names()[0]
+    match = make_match(game)
+    play_engine_moves(match, 5)
+    universe = _card_codes(game, match.state)
+    assert Mail.objects.exists()
+    for mail in Mail.objects.all():
+        assert not _found(universe, mail.subject + mail.body + mail.html)
+
+
+def test_the_scan_catches_a_leak() -> None:
+    """A control for the scan itself: another seat's hand in the page is found."""
+    game = game_names()[0]
+    match = make_match(game)
+    other = match.engine.view(match.state, 1)["hand"]
+    html = "".join(f'<span data-card="{c}">x</span>' for c in other)
+    assert _found(set(other), html) == set(other)
+    assert not _found({"KS"}, '<b data-card="KS2">') and not _found({"B1"}, "B13 R-B1")

@@ -1,0 +1,136 @@
+"""Turn mails: one per turn change, none for bots, the digest once a day, each mail sent exactly once."""
+
+from __future__ import annotations
+
+import smtplib
+from unittest import mock
+
+import pytest
+from celery.exceptions import Retry
+from django.core import mail as django_mail
+
+from accounts.models import User
+from games import tasks
+from games.models import Mail, Match, Seat
+from games.services import move_submit
+from tests.games.factories import UserFactory, game_names, make_match
+
+pytestmark = pytest.mark.django_db
+GAME = game_names()[0]
+
+
+def _seat_to_act(match: Match) -> Seat:
+    match.refresh_from_db()
+    return match.seats.select_related("user").get(number=match.engine.to_act(match.state)[0])
+
+
+def _move(match: Match) -> None:
+    seat = _seat_to_act(match)
+    action = match.engine.legal_actions(match.state, seat.number)[0]
+    move_submit(match=match, user=seat.user, seat=seat.number, action=action, version=match.version)
+
+
+def _players(notify: str = User.Notify.EACH_TURN) -> list[User]:
+    return [UserFactory(notify=notify, auto_forced_moves=False) for _ in range(Match(game=GAME).engine.MIN_PLAYERS)]
+
+
+def test_it_mails_the_seat_to_act_once_per_turn_change(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match(GAME, users=_players())
+    first = _seat_to_act(match)
+    assert [m.to for m in django_mail.outbox] == [[first.user.email]]
+    assert match.get_absolute_url() in django_mail.outbox[0].body
+    for _ in range(3):
+        before = len(django_mail.outbox)
+        with django_capture_on_commit_callbacks(execute=True):
+            _move(match)
+        to_act = [s for s in match.seats.select_related("user").filter(awaiting=True)]
+        assert len(django_mail.outbox) == before + len(to_act)
+        assert {tuple(m.to) for m in django_mail.outbox[before:]} == {(s.user.email,) for s in to_act}
+    assert Mail.objects.filter(status=Mail.Status.SENT).count() == len(django_mail.outbox)
+
+
+def test_it_sends_no_second_mail_while_the_turn_is_unanswered(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match(GAME, users=_players())
+    seat = _seat_to_act(match)
+    from games.services import _after_change
+
+    # Something else changes at the table (a chat, a bot's sweep) and the bookkeeping runs again.
+    with django_capture_on_commit_callbacks(execute=True):
+        _after_change(match, list(match.seats.select_related("user")), moved=set())
+    assert len(django_mail.outbox) == 1
+    seat.refresh_from_db()
+    assert seat.notified_at is not None
+
+
+def test_it_mails_no_bot_and_no_one_who_said_never(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    players = Match(game=GAME).engine.MIN_PLAYERS
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match(GAME, users=[UserFactory(notify=User.Notify.NEVER)], bots=players - 1)
+        for _ in range(3):
+            if 0 in match.engine.to_act(match.state):
+                _move(match)
+            match.refresh_from_db()
+    assert match.moves.filter(kind="bot").exists()
+    assert django_mail.outbox == []
+    assert not Mail.objects.exists()
+
+
+def test_it_sends_a_mail_exactly_once_even_if_the_task_runs_twice() -> None:
+    mail = Mail.objects.create(recipient="a@example.com", subject="Your turn", body="Play", dedupe_key="k1")
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is False
+    assert len(django_mail.outbox) == 1
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.SENT and mail.attempts == 1 and mail.sent_at
+
+
+def test_it_retries_on_smtp_errors_and_the_move_never_fails(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    mail = Mail.objects.create(recipient="a@example.com", subject="s", body="b", dedupe_key="k2")
+    with mock.patch("games.tasks.EmailMultiAlternatives.send", side_effect=smtplib.SMTPException("down")):
+        with mock.patch.object(tasks.mail_send, "retry", side_effect=Retry("later")) as retry:
+            with pytest.raises(Retry):
+                tasks.mail_send.run(mail.pk)
+    assert retry.called
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.PENDING and mail.attempts == 1 and "down" in mail.last_error
+    # The next try sends it.
+    assert tasks.mail_send.run(mail.pk) is True
+    assert len(django_mail.outbox) == 1
+
+    # A broker outage when queueing the mail leaves the move in place and the mail pending for the sweep.
+    with mock.patch("games.tasks.mail_send.delay", side_effect=ConnectionError("broker down")):
+        with django_capture_on_commit_callbacks(execute=True):
+            match = make_match(GAME, users=_players())
+            _move(match)
+    match.refresh_from_db()
+    assert match.version >= 1
+    assert Mail.objects.filter(status=Mail.Status.PENDING).count() >= 1
+
+
+def test_the_sweep_requeues_stale_pending_mail() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    fresh = Mail.objects.create(recipient="a@example.com", subject="s", body="b", dedupe_key="fresh")
+    stale = Mail.objects.create(recipient="b@example.com", subject="s", body="b", dedupe_key="stale")
+    Mail.objects.filter(pk=stale.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    with mock.patch("games.tasks.mail_send.delay") as delay:
+        assert tasks.mail_sweep() == 1
+    delay.assert_called_once_with(stale.pk)
+    assert fresh.pk != stale.pk
+
+
+def test_it_sends_the_daily_digest_once_a_day(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match(GAME, users=_players(User.Notify.DAILY))
+        other = make_match(GAME, users=_players(User.Notify.DAILY))
+    assert django_mail.outbox == []  # daily players get no turn mail
+    awaiting = {s.user_id for m in (match, other) for s in m.seats.filter(awaiting=True)}
+    with django_capture_on_commit_callbacks(execute=True):
+        assert tasks.digest_send() == len(awaiting)
+        assert tasks.digest_send() == 0  # a second run the same day sends nothing
+    assert len(django_mail.outbox) == len(awaiting)
+    assert all("waiting for you" in m.subject for m in django_mail.outbox)

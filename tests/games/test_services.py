@@ -1,0 +1,254 @@
+"""match_create, move_submit, chat_post: the rules of the table, for every game the engine has."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import IllegalAction
+from engine.replay import make_log, replay, seed_hash
+from games.models import ChatMessage, Match, Move, Seat
+from games.services import STALE_MESSAGE, MoveRefused, SeatSpec, chat_post, match_create, move_submit
+from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves, play_random
+
+pytestmark = pytest.mark.django_db
+GAMES = game_names()
+
+
+def _snapshot(match: Match) -> tuple:
+    match.refresh_from_db()
+    return match.version, match.state, match.moves.count(), match.status
+
+
+def _turn(match: Match) -> tuple[Seat, dict]:
+    """The first seat to act and one of its legal actions."""
+    number = match.engine.to_act(match.state)[0]
+    seat = match.seats.select_related("user").get(number=number)
+    return seat, match.engine.legal_actions(match.state, number)[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_creates_a_started_match_with_a_seed_commitment(game: str) -> None:
+    match = make_match(game)
+    assert match.status == Match.Status.ACTIVE
+    assert match.seed_hash == seed_hash(match.seed)
+    assert match.seats.count() == match.players
+    to_act = match.engine.to_act(match.state)
+    assert sorted(match.seats.filter(awaiting=True).values_list("number", flat=True)) == to_act
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_refuses_a_bad_option_and_creates_nothing(game: str) -> None:
+    user = UserFactory()
+    module = Match(game=game).engine
+    seats = [SeatSpec(user=user)] + [SeatSpec(bot="basic")] * (module.MIN_PLAYERS - 1)
+    with pytest.raises(ValueError, match="no_such_option"):
+        match_create(game=game, players=module.MIN_PLAYERS, options={"no_such_option": 1}, created_by=user, seats=seats)
+    with pytest.raises(ValueError, match="players"):
+        match_create(game=game, players=module.MAX_PLAYERS + 1, options={}, created_by=user,
+                     seats=[SeatSpec(user=user)] + [SeatSpec(bot="basic")] * module.MAX_PLAYERS)
+    assert not Match.objects.exists()
+
+
+def test_it_refuses_an_unknown_game_and_a_user_in_two_seats() -> None:
+    user = UserFactory()
+    with pytest.raises(ValueError, match="known games"):
+        match_create(game="poker", players=4, options={}, created_by=user, seats=[SeatSpec(user=user)] * 4)
+    game = GAMES[0]
+    players = Match(game=game).engine.MIN_PLAYERS
+    with pytest.raises(ValueError, match="only one seat"):
+        match_create(game=game, players=players, options={}, created_by=user, seats=[SeatSpec(user=user)] * players)
+    twice = [SeatSpec(user=user)] + [SeatSpec(email="Friend@example.com")] * (players - 1)
+    with pytest.raises(ValueError, match="only one seat"):
+        match_create(game=game, players=players, options={}, created_by=user, seats=twice)
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_applies_a_move_through_the_engine_and_records_it(game: str) -> None:
+    match = make_match(game)
+    seat, action = _turn(match)
+    expected = match.engine.apply(match.state, seat.number, action)
+    version = match.version
+    move = move_submit(match=match, user=seat.user, seat=seat.number, action=action, version=version)
+    match.refresh_from_db()
+    assert move.ply == version and move.seat == seat.number and move.action == action and move.kind == "player"
+    assert move.text == match.engine.describe(_state_before(match, version), seat.number, action)
+    # Forced moves may follow at once; the record stays a faithful log either way.
+    log = make_log(game, match.players, match.seed, match.options, _actions(match), match.state)
+    assert replay(log) == match.state
+    assert match.version == match.moves.count() > version
+    if match.version == version + 1:
+        assert match.state == expected
+
+
+def _actions(match: Match) -> list[dict]:
+    return [{"seat": m.seat, "action": m.action} for m in match.moves.order_by("ply")]
+
+
+def _state_before(match: Match, ply: int) -> dict:
+    game = match.engine
+    state = game.new_match(match.players, match.options, seed=match.seed)
+    for entry in _actions(match)[:ply]:
+        state = game.apply(state, entry["seat"], entry["action"])
+    return state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_refuses_wrong_moves_and_changes_nothing(game: str) -> None:
+    match = make_match(game)
+    seat, action = _turn(match)
+    others = list(match.seats.select_related("user").exclude(number__in=match.engine.to_act(match.state)))
+    before = _snapshot(match)
+    cases = [
+        (None, seat.number, action, match.version, "not your seat"),
+        (UserFactory(), seat.number, action, match.version, "not your seat"),
+        (seat.user, seat.number, action, match.version + 3, STALE_MESSAGE),
+        (seat.user, seat.number, action, match.version - 1, STALE_MESSAGE),
+        (seat.user, seat.number, {"type": "no-such-move"}, match.version, ""),
+        (seat.user, seat.number, "play", match.version, "not a move"),
+        (seat.user, 99, action, match.version, "no such seat"),
+    ]
+    if others:  # a seat that is not to act, or another player's seat
+        cases.append((others[0].user, others[0].number, action, match.version, "not your turn"))
+        cases.append((others[0].user, seat.number, action, match.version, "not your seat"))
+    for user, number, act, version, message in cases:
+        with pytest.raises((MoveRefused, IllegalAction)) as info:
+            move_submit(match=match, user=user, seat=number, action=act, version=version)
+        assert message.lower() in str(info.value).lower()
+        assert str(info.value)
+        assert _snapshot(match) == before
+
+
+def test_it_refuses_moves_in_a_finished_match() -> None:
+    match = make_match(GAMES[0])
+    seat, action = _turn(match)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.FINISHED)
+    with pytest.raises(MoveRefused, match="over"):
+        move_submit(match=match, user=seat.user, seat=seat.number, action=action, version=match.version)
+    assert match.moves.count() == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_plays_forced_moves_at_once_for_those_who_want_it(game: str) -> None:
+    match = make_match(game)
+    for step in range(60):
+        play_random(match, 1, seed=step)
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        # Nobody who wants forced moves played for them is left holding exactly one choice.
+        for number in match.engine.to_act(match.state):
+            assert len(match.engine.legal_actions(match.state, number)) > 1
+    forced = list(match.moves.filter(kind=Move.Kind.FORCED))
+    for move in forced:
+        assert match.engine.legal_actions(_state_before(match, move.ply), move.seat) == [move.action]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_it_leaves_forced_moves_to_players_who_turned_it_off(game: str) -> None:
+    module = Match(game=game).engine
+    users = [UserFactory(auto_forced_moves=False) for _ in range(module.MIN_PLAYERS)]
+    match = make_match(game, users=users)
+    play_random(match, 60, seed=3)
+    assert not match.moves.filter(kind=Move.Kind.FORCED).exists()
+
+
+def test_it_never_lets_the_forced_rule_play_a_real_choice() -> None:
+    """A control: with a real choice pending, the seat stays to act and nothing is played for it."""
+    match = make_match(GAMES[0])
+    seat, _action = _turn(match)
+    assert len(match.engine.legal_actions(match.state, seat.number)) > 1
+    assert match.moves.count() == 0
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bots_play_their_turns_from_their_own_view(game: str, eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match(game, humans=1, bots=Match(game=game).engine.MIN_PLAYERS - 1, level="basic")
+        play_random(match, 8, seed=1)
+    match.refresh_from_db()
+    moves = list(match.moves.all())
+    assert {m.kind for m in moves if m.seat != 0} <= {"bot", "forced"}
+    assert any(m.kind == "bot" for m in moves)
+    if not match.is_over:  # the bots have played on until the human's turn
+        assert 0 in match.engine.to_act(match.state)
+    assert replay(make_log(game, match.players, match.seed, match.options, _actions(match), match.state)) == match.state
+
+
+def _simultaneous_match() -> tuple[Match, list[int]] | None:
+    """A match paused at a step where several seats act at once, if any game has such steps."""
+    for game in GAMES:
+        module = Match(game=game).engine
+        for players in range(module.MIN_PLAYERS, module.MAX_PLAYERS + 1):
+            users = [UserFactory(auto_forced_moves=False) for _ in range(players)]
+            match = make_match(game, users=users, players=players)
+            rng = random.Random(0)
+            for _ in range(300):
+                to_act = match.engine.to_act(match.state)
+                if len(to_act) > 1:
+                    return match, to_act
+                if match.is_over:
+                    break
+                play_engine_moves(match, 1, seed=rng.randrange(1000))
+    return None
+
+
+def test_it_takes_simultaneous_bids_on_a_stale_version_once_per_seat() -> None:
+    found = _simultaneous_match()
+    if found is None:
+        pytest.skip("No game in the engine has a simultaneous step yet.")
+    match, to_act = found
+    seats = {s.number: s for s in match.seats.select_related("user")}
+    seen = match.version
+    first, second = to_act[0], to_act[1]
+    move_submit(match=match, user=seats[first].user, seat=first,
+                action=match.engine.legal_actions(match.state, first)[0], version=seen)
+    match.refresh_from_db()
+    assert second in match.engine.to_act(match.state)
+    # The second seat loaded the page before the first bid: still accepted.
+    move_submit(match=match, user=seats[second].user, seat=second,
+                action=match.engine.legal_actions(match.state, second)[0], version=seen)
+    assert match.moves.filter(seat=second, ply__gte=seen).count() == 1
+    match.refresh_from_db()
+    # The first seat again on the version it saw: it has acted since, so this is stale.
+    before = _snapshot(match)
+    if first in match.engine.to_act(match.state):
+        with pytest.raises(MoveRefused, match="changed"):
+            move_submit(match=match, user=seats[first].user, seat=first,
+                        action=match.engine.legal_actions(match.state, first)[0], version=seen)
+        assert _snapshot(match) == before
+
+
+def test_it_posts_chat_to_the_whole_table_and_refuses_empty_text() -> None:
+    match = make_match(GAMES[0])
+    user = match.seats.first().user
+    chat_post(match=match, user=user, text="  good luck  ")
+    assert ChatMessage.objects.get().text == "good luck"
+    for bad in ("", "   ", "x" * 1001):
+        with pytest.raises(ValueError):
+            chat_post(match=match, user=user, text=bad)
+    assert ChatMessage.objects.count() == 1
+
+
+def test_it_waits_for_an_invited_player_and_starts_when_they_accept() -> None:
+    from games.services import invite_accept
+
+    creator, friend = UserFactory(), UserFactory()
+    game = GAMES[0]
+    players = Match(game=game).engine.MIN_PLAYERS
+    seats = [SeatSpec(user=creator), SeatSpec(email=friend.email.upper())] + [SeatSpec(bot="basic")] * (players - 2)
+    match = match_create(game=game, players=players, options={}, created_by=creator, seats=seats)
+    assert match.status == Match.Status.WAITING
+    seat = match.seats.get(number=1)
+    assert seat.user == friend and not seat.joined and seat.invite_token
+    with pytest.raises(MoveRefused, match="another player"):
+        invite_accept(token=seat.invite_token, user=creator)
+    match.refresh_from_db()
+    assert match.status == Match.Status.WAITING
+    invite_accept(token=seat.invite_token, user=friend)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ACTIVE
+    with pytest.raises(MoveRefused, match="already been used"):
+        invite_accept(token=seat.invite_token, user=friend)
