@@ -43,6 +43,7 @@ def _suit_class(game: ModuleType, code: str) -> str:
     return "suit-" + code[0].lower() if code[:1].isalpha() else ""
 
 
+@lru_cache(maxsize=4096)
 def card_html(game_name: str, code: str) -> SafeString:
     text = card_text(game_name, code) or code
     cls = _suit_class(get_game(game_name), code)

@@ -10,6 +10,7 @@ from django import forms
 
 from engine import GAMES
 from engine.bots import LEVELS
+from games.display import card_text
 from games.services import SeatSpec
 
 SEAT_KINDS = [("bot", "A bot"), ("email", "Invite by email")]
@@ -23,7 +24,7 @@ class GameChoiceForm(forms.Form):
     game = forms.ChoiceField(choices=game_choices)
 
 
-def _option_field(entry: dict[str, Any]) -> forms.Field:
+def _option_field(entry: dict[str, Any], game_name: str) -> forms.Field:
     kind, default = entry["type"], entry.get("default")
     common = {"label": entry.get("label", entry["name"]), "help_text": entry.get("help", ""), "required": False}
     if kind == "int":
@@ -38,8 +39,9 @@ def _option_field(entry: dict[str, Any]) -> forms.Field:
     if kind == "cards":
         choices = entry.get("choices")
         if choices:
+            labelled = [(c, card_text(game_name, c) or c) for c in choices]
             return forms.MultipleChoiceField(
-                choices=[(c, c) for c in choices], initial=default or [], widget=forms.CheckboxSelectMultiple, **common
+                choices=labelled, initial=default or [], widget=forms.SelectMultiple(attrs={"size": 6}), **common
             )
         return forms.CharField(initial=" ".join(default or []), **common)
     initial = json.dumps(default) if default is not None else ""
@@ -65,7 +67,7 @@ class MatchCreateForm(forms.Form):
         self.fields["players"].initial = game.MIN_PLAYERS
         self.fields["players"].widget.attrs.update(min=game.MIN_PLAYERS, max=game.MAX_PLAYERS)
         for entry in game.OPTIONS:
-            self.fields[f"opt_{entry['name']}"] = _option_field(entry)
+            self.fields[f"opt_{entry['name']}"] = _option_field(entry, game.NAME)
         for number in range(1, game.MAX_PLAYERS):
             self.fields[f"seat_{number}_kind"] = forms.ChoiceField(choices=SEAT_KINDS, initial="bot", label=f"Seat {number + 1}")
             self.fields[f"seat_{number}_level"] = forms.ChoiceField(choices=[(lv, lv.title()) for lv in LEVELS], initial="basic", required=False, label="Bot level")

@@ -5,13 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
 
 from accounts.models import User
 from games.models import Match, Seat
 
+# The dashboard lists matches; the snapshots and logs stay in the database.
+HEAVY_FIELDS = ("state", "recent_moves", "recent_chat", "outcome", "options")
 
 
 def matches_awaiting(*, user: User) -> QuerySet[Match]:
@@ -31,14 +33,15 @@ def awaiting_count(*, user: User) -> int:
 
 def dashboard_for(*, user: User) -> dict[str, Any]:
     """The player's matches, those awaiting them first; then invitations, open matches to watch."""
-    mine = Seat.objects.filter(user=user).select_related("match").order_by("-match__updated_at")
+    mine = Seat.objects.filter(user=user).order_by("-match__updated_at")[:100]
     seats_prefetch = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    matches = {s.match_id: s for s in mine[:100]}
+    matches = {s.match_id: s for s in mine}
     rows = list(
-        Match.objects.filter(pk__in=matches).prefetch_related(seats_prefetch).order_by("-updated_at")
+        Match.objects.filter(pk__in=matches).defer(*HEAVY_FIELDS).prefetch_related(seats_prefetch).order_by("-updated_at")
     )
     for match in rows:
         match.my_seat = matches[match.pk]
+        match.my_seat.match = match
     awaiting = [m for m in rows if m.status == Match.Status.ACTIVE and m.my_seat.awaiting]
     awaiting.sort(key=lambda m: m.updated_at)
     return {
@@ -49,6 +52,7 @@ def dashboard_for(*, user: User) -> dict[str, Any]:
         "finished": [m for m in rows if m.is_over][:20],
         "watch": list(
             Match.objects.filter(status=Match.Status.ACTIVE, private=False)
+            .defer(*HEAVY_FIELDS)
             .exclude(Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)))
             .prefetch_related(seats_prefetch)
             .order_by("-updated_at")[:10]

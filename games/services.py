@@ -11,6 +11,7 @@ import logging
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -264,31 +265,55 @@ def _forced_candidates(seats: list[Seat], to_act: list[int]) -> list[Seat]:
 
 
 def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
-    """Bookkeeping after the state changed: who is awaited, turn mails, and bots on commit.
+    """Bookkeeping after the state changed: who is awaited, turn mails, deadlines, and bots on commit.
 
-    One UPDATE sets every seat's ``awaiting`` and ``notified_at``: a seat that moved may be
-    mailed again, a seat newly to act (and wanting each-turn mail) is mailed once.
+    One UPDATE sets every seat's ``awaiting``, ``notified_at`` and ``deadline``.
     """
     to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
-    now = timezone.now()
-    notified = {}
-    for seat in seats:
-        old = seat.notified_at
-        seat.notified_at = None if seat.number in moved else seat.notified_at
-        if seat.number in to_act and _wants_turn_mail(seat):
-            _turn_mail(match, seat)
-            seat.notified_at = now
-        if seat.notified_at != old:
-            notified[seat.number] = seat.notified_at
-        seat.awaiting = seat.number in to_act
-    cases = [When(number=number, then=Value(at)) for number, at in notified.items()]
     changes: dict[str, Any] = {"awaiting": Case(When(number__in=to_act, then=Value(True)), default=Value(False))}
-    if cases:
-        changes["notified_at"] = Case(*cases, default=F("notified_at"), output_field=DateTimeField())
+    for name, values in _seat_changes(match, seats, to_act, moved).items():
+        if values:
+            cases = [When(number=number, then=Value(at)) for number, at in values.items()]
+            changes[name] = Case(*cases, default=F(name), output_field=DateTimeField())
     Seat.objects.filter(match=match).update(**changes)
     bots = [s.number for s in seats if s.is_bot and s.number in to_act]
     if bots:
         transaction.on_commit(lambda: _enqueue_bots(match.pk, bots, match.version))
+
+
+def _seat_changes(match: Match, seats: list[Seat], to_act: list[int], moved: set[int]) -> dict[str, dict[int, Any]]:
+    """New ``notified_at`` and ``deadline`` values by seat number; queues the turn mails.
+
+    A seat that moved may be mailed again; a seat newly to act (wanting each-turn mail)
+    is mailed once, and not again while that turn stays unanswered.
+    """
+    now, notified, deadlines = timezone.now(), {}, {}
+    for seat in seats:
+        awaited, old_notified, old_deadline = seat.number in to_act, seat.notified_at, seat.deadline
+        if seat.number in moved:
+            seat.notified_at = seat.deadline = None
+        if awaited and _wants_turn_mail(seat):
+            _turn_mail(match, seat)
+            seat.notified_at = now
+        if awaited and seat.deadline is None:
+            seat.deadline = turn_deadline(match=match, seat=seat, now=now)
+        elif not awaited:
+            seat.deadline = None
+        if seat.notified_at != old_notified:
+            notified[seat.number] = seat.notified_at
+        if seat.deadline != old_deadline:
+            deadlines[seat.number] = seat.deadline
+        seat.awaiting = awaited
+    return {"notified_at": notified, "deadline": deadlines}
+
+
+def turn_deadline(*, match: Match, seat: Seat, now: datetime) -> datetime | None:
+    """When a turn that starts ``now`` runs out: the hook for match clocks (a later issue).
+
+    Until then turns have no time limit. A running deadline is kept until the seat moves,
+    so a seat in a simultaneous step keeps the clock it started with.
+    """
+    return None
 
 
 def _wants_turn_mail(seat: Seat) -> bool:

@@ -44,6 +44,8 @@ def test_two_submissions_of_the_same_turn_make_exactly_one_move(game: str) -> No
         thread.start()
     for thread in threads:
         thread.join(timeout=30)
+    if hasattr(connection, "close_pool"):  # the threads' pooled connections would block the test database's teardown
+        connection.close_pool()
     # Both requests answer: one move, one clear refusal (not a database error).
     assert len(outcomes) == 2 and outcomes.count("ok") == 1, outcomes
     refusal = next(o for o in outcomes if o != "ok")

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-from django.core import mail as django_mail
 from django.test import Client
 from django.urls import reverse
 
@@ -118,7 +116,6 @@ def test_an_invitee_signs_up_and_lands_in_the_seat(django_capture_on_commit_call
     # The link is used up.
     again = login(UserFactory()).post(link, follow=True)
     assert "already been used" in str(list(again.context["messages"])[0])
-    assert django_mail.outbox == [] or all(m.to for m in django_mail.outbox)
 
 
 def test_an_existing_user_invited_by_email_is_told_and_must_accept(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
@@ -142,4 +139,3 @@ def test_an_existing_user_invited_by_email_is_told_and_must_accept(django_captur
     assert "another player" in str(list(page.context["messages"])[0])
     match.refresh_from_db()
     assert match.status == Match.Status.WAITING
-    assert json.dumps(match.options)

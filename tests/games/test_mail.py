@@ -120,7 +120,8 @@ def test_the_sweep_requeues_stale_pending_mail() -> None:
     with mock.patch("games.tasks.mail_send.delay") as delay:
         assert tasks.mail_sweep() == 1
     delay.assert_called_once_with(stale.pk)
-    assert fresh.pk != stale.pk
+    fresh.refresh_from_db()
+    assert fresh.status == Mail.Status.PENDING
 
 
 def test_it_sends_the_daily_digest_once_a_day(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001

@@ -252,3 +252,20 @@ def test_it_waits_for_an_invited_player_and_starts_when_they_accept() -> None:
     assert match.status == Match.Status.ACTIVE
     with pytest.raises(MoveRefused, match="already been used"):
         invite_accept(token=seat.invite_token, user=friend)
+
+
+def test_the_deadline_hook_sets_a_clock_for_each_seat_to_act_and_clears_it_when_they_move(monkeypatch) -> None:  # noqa: ANN001
+    from datetime import timedelta
+
+    from games import services
+
+    monkeypatch.setattr(services, "turn_deadline", lambda *, match, seat, now: now + timedelta(days=2))
+    match = make_match(GAMES[0], users=[UserFactory(auto_forced_moves=False) for _ in range(Match(game=GAMES[0]).engine.MIN_PLAYERS)])
+    seat, action = _turn(match)
+    assert seat.deadline is not None
+    assert not match.seats.filter(awaiting=False, deadline__isnull=False).exists()
+    move_submit(match=match, user=seat.user, seat=seat.number, action=action, version=match.version)
+    seat.refresh_from_db()
+    if not seat.awaiting:
+        assert seat.deadline is None
+    assert match.seats.filter(awaiting=True, deadline__isnull=True).count() == 0
