@@ -30,7 +30,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "karnoffel": {"players": 4, "options": {"target": 3}},
     "rentz": {"players": 4, "options": {}},
     "renfield": {"players": 4, "options": {"hands": 4}},
-    "rapscallion": {"players": 4, "options": {}},
+    "rapscallion": {"players": 4, "options": {"target": 50}},
 }
 PAIRINGS = [("strong", "basic"), ("basic", "random")]
 
