@@ -2,7 +2,9 @@
 
 Every card is rendered with its code in ``data-card`` so that a page can be
 checked for cards its reader may not see; the text is the engine's
-``card_label`` (readable, with the suit symbol), never an image only.
+``card_label`` (readable, with the suit symbol), never an image only. Only
+codes taken from the reader's view are ever rendered that way: move buttons
+name other cards in words.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ SUIT_CLASSES = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 SUIT_SYMBOLS = {"C": "♣ clubs", "D": "♦ diamonds", "H": "♥ hearts", "S": "♠ spades"}
 # Above this many choices an action type becomes a select, not a row of buttons.
 MAX_BUTTONS = 14
+# Moves that put a card of the reader's own hand somewhere: shown as the hand itself.
+HAND_MOVES = ("play", "discard", "offer")
+SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 
 
 @lru_cache(maxsize=4096)
@@ -37,17 +42,33 @@ def card_text(game_name: str, code: str) -> str | None:
     return text if isinstance(text, str) and text and text != code else None
 
 
+def short_text(game_name: str, code: str) -> str:
+    """The label as a card face shows it: a bidding card is just its number."""
+    text = card_text(game_name, code) or code
+    return text.removesuffix(" (bidding card)")
+
+
 def _suit_class(game: ModuleType, code: str) -> str:
     if len(code) == 2 and code[1] in SUIT_CLASSES:
         return "suit-" + SUIT_CLASSES[code[1]]
+    if code.startswith("R-"):  # a Rapscallion wears its set's colour
+        return "colour-" + code.split("-")[1]
     return "suit-" + code[0].lower() if code[:1].isalpha() else ""
 
 
 @lru_cache(maxsize=4096)
 def card_html(game_name: str, code: str) -> SafeString:
-    text = card_text(game_name, code) or code
+    if code == "hidden":  # the face-down card is a card back, never a code
+        return mark_safe('<span class="card back" title="the face-down card">?</span>')
+    text = short_text(game_name, code)
     cls = _suit_class(get_game(game_name), code)
     return format_html('<span class="card {}" data-card="{}">{}</span>', cls, code, text)
+
+
+def cards_html(game_name: str, codes: list[str] | None, empty: str = "none") -> SafeString:
+    if not codes:
+        return format_html('<span class="empty">{}</span>', empty)
+    return format_html('<span class="cards">{}</span>', format_html_join("", "{}", ((card_html(game_name, c),) for c in codes)))
 
 
 def value_html(game_name: str, value: Any, names: list[str] | None = None) -> SafeString:
@@ -76,22 +97,109 @@ def _value_or_name(game_name: str, key: str, value: Any, names: list[str] | None
     return value_html(game_name, value, names)
 
 
-def action_label(game_name: str, action: dict[str, Any]) -> str:
-    """A short label for a button or an option: 'Play 10♥', 'Bid 4', 'Order T, S, P'."""
-    words = [str(action.get("type", "move")).replace("_", " ").capitalize()]
-    for key, value in action.items():
-        if key == "type":
-            continue
-        words.append(_param_text(game_name, value))
+# --- words ------------------------------------------------------------------
+
+
+def ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else SUFFIXES.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def money_text(amount: int) -> str:
+    """Dollars with the sign in front: a debt reads ``-$5``."""
+    return f"-${-amount}" if amount < 0 else f"${amount}"
+
+
+def suit_name(game_name: str, suit: str) -> str:
+    if game_name == "renfield":
+        return get_game(game_name).SUIT_NAMES.get(suit, suit)
+    return SUIT_SYMBOLS.get(suit, suit)
+
+
+def suit_order_text(game_name: str, suits: list[str]) -> str:
+    """``["T", "S", "P"]`` -> ``Tools > Stones > Parts`` (highest first)."""
+    return " > ".join(suit_name(game_name, s) for s in suits)
+
+
+def mini_title(game_name: str, key: str | None) -> str:
+    titles = getattr(get_game(game_name), "MINI_TITLES", {})
+    return titles.get(key, str(key).replace("_", " ").capitalize()) if key else ""
+
+
+def result_line(view: dict[str, Any], seat: int | None, names: list[str]) -> str:
+    """One sentence for the end of the match, from the reader's side of the table."""
+    outcome = view.get("outcome") or {}
+    places = outcome.get("places") or []
+    if not places:
+        return ""
+    if seat is None or seat >= len(places):
+        winners = [names[n] if n < len(names) else str(n) for n, p in enumerate(places) if p == 1]
+        return ("Won by " if len(winners) == 1 else "Shared win: ") + " & ".join(winners) + "."
+    place = places[seat]
+    if "teams" in view:
+        return "Your team won." if place == 1 else "Your team lost."
+    shared = places.count(place) > 1
+    if place == 1:
+        return f"You won{' (shared)' if shared else ''} (1st of {len(places)})."
+    return f"You came {ordinal(place)}{' (shared)' if shared else ''} of {len(places)}."
+
+
+# --- moves ------------------------------------------------------------------
+
+
+def action_label(game_name: str, action: dict[str, Any], view: dict[str, Any] | None = None) -> str:
+    """A short label for a button or an option: 'Play 10♥', 'Bid $4', 'Side bet: 13'."""
+    kind = str(action.get("type", "move"))
+    special = _special_label(game_name, kind, action, view or {})
+    if special:
+        return special
+    words = [kind.replace("_", " ").capitalize()]
+    words += [_param_text(game_name, v) for k, v in action.items() if k != "type"]
     return " ".join(words)
 
 
+def _special_label(game_name: str, kind: str, action: dict[str, Any], view: dict[str, Any]) -> str:
+    card = action.get("card")
+    text = short_text(game_name, card) if isinstance(card, str) else ""
+    if kind == "side_bet":
+        return f"Side bet: {text}"
+    if kind == "bid" and card:
+        return f"Bid {text}"
+    if kind == "take":
+        return "Take the face-down card" if card == "hidden" else f"Take {text}"
+    if kind == "choose":
+        return mini_title(game_name, action.get("game"))
+    if kind == "bid" and "amount" in action:
+        return _bid_label(action["amount"], view)
+    if kind == "order":
+        return suit_order_text(game_name, action["suits"])
+    if kind == "play" and "suit" in action:
+        return f"as {suit_name(game_name, action['suit'])} {action['rank']}"
+    return _renfield_label(kind, view) if game_name == "renfield" else ""
+
+
+def _bid_label(amount: int, view: dict[str, Any]) -> str:
+    if view.get("phase") == "bidding" and (view.get("options") or {}).get("blaze"):
+        return f"{amount} bugs"
+    return f"${amount}"
+
+
+def _renfield_label(kind: str, view: dict[str, Any]) -> str:
+    """Draw's betting moves say how much they cost; the rest are plain words."""
+    betting, step = view.get("betting") or {}, (view.get("options") or {}).get("draw_bet", 0)
+    bet, put, seat = betting.get("bet", 0), betting.get("put") or [], view.get("seat") or 0
+    owed = bet - put[seat] if seat < len(put) else bet
+    labels = {
+        "bet": f"Bet ${step}", "raise": f"Raise to ${bet + step}", "call": f"Call ${max(owed, 0)}",
+        "check": "Check", "fold": "Fold", "pass": "Pass", "draw": "Done: draw new cards",
+        "buy": "Buy out of the trick",
+    }
+    return labels.get(kind, "")
+
+
 def _param_text(game_name: str, value: Any) -> str:
-    suits = getattr(get_game(game_name), "SUIT_NAMES", {})
     if isinstance(value, str):
-        return card_text(game_name, value) or suits.get(value) or value
-    if isinstance(value, list) and value and all(v in suits for v in value):
-        return " > ".join(suits[v] for v in value)  # a suit order, highest first
+        return card_text(game_name, value) or value
     if isinstance(value, list):
         return ", ".join(_param_text(game_name, v) for v in value)
     if isinstance(value, dict):
@@ -99,25 +207,153 @@ def _param_text(game_name: str, value: Any) -> str:
     return str(value)
 
 
-def action_groups(game_name: str, legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Legal actions grouped by type: card buttons, plain buttons, or one select for long lists."""
+GROUP_LABELS = {
+    "play": "Play", "discard": "Discard", "offer": "Offer", "side_bet": "Side bet", "bid": "Bid",
+    "take": "Take", "choose": "Choose the game", "order": "Suit order, highest first",
+}
+
+
+def action_groups(game_name: str, legal: list[dict[str, Any]], view: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Legal actions grouped by type: the hand, card buttons, plain buttons, or one select for long lists.
+
+    Choices that read the same (Rapscallion's two red Rapscallions) are shown once: either may be sent.
+    """
+    view = view or {}
     groups: dict[str, list[dict[str, Any]]] = {}
     for action in legal:
-        groups.setdefault(str(action.get("type", "move")), []).append(action)
-    result = []
-    for kind, actions in groups.items():
-        choices = [_choice(game_name, a) for a in actions]
-        cards_only = all(set(a) == {"type", "card"} and c["card"] for a, c in zip(actions, choices))
-        widget = "cards" if cards_only else ("select" if len(actions) > MAX_BUTTONS else "buttons")
-        result.append({"type": kind, "label": kind.replace("_", " ").capitalize(), "widget": widget, "choices": choices})
+        kind = str(action.get("type", "move"))
+        if kind == "play" and "suit" in action:
+            kind = "wild:" + action["card"]  # a wild card: one select of what it is played as
+        groups.setdefault(kind, []).append(action)
+    hand = set(view.get("hand") or [])
+    result = [_group(game_name, kind, actions, view, hand) for kind, actions in groups.items()]
+    wilds = {g["card"] for g in result if g["type"] == "wild"}
+    for group in result:
+        group["wilds"] = wilds  # played through their own select, so not greyed in the hand
     return result
 
 
-def _choice(game_name: str, action: dict[str, Any]) -> dict[str, Any]:
+def _group(game_name: str, kind: str, actions: list[dict[str, Any]], view: dict[str, Any], hand: set[str]) -> dict[str, Any]:
+    choices = _unique(_choice(game_name, a, view) for a in actions)
+    cards = [a.get("card") for a in actions]
+    if kind.startswith("wild:"):
+        label = f"Play {card_text(game_name, kind[5:])}"
+        return {"type": "wild", "label": label, "widget": "select", "choices": choices, "card": kind[5:]}
+    if kind in HAND_MOVES and hand and all(set(a) == {"type", "card"} and c in hand for a, c in zip(actions, cards)):
+        widget = "hand"
+    elif all(set(a) == {"type", "card"} for a in actions) and all(c["card"] for c in choices):
+        widget = "cards"
+    else:
+        widget = "select" if len(choices) > MAX_BUTTONS or kind == "order" else "buttons"
+    label = GROUP_LABELS.get(kind, kind.replace("_", " ").capitalize())
+    return {"type": kind, "label": label, "widget": widget, "choices": choices,
+            "cards": {c: ch for c, ch in zip(cards, choices) if isinstance(c, str)}}
+
+
+def _unique(choices: Any) -> list[dict[str, Any]]:
+    seen: set[str] = set()
+    result = []
+    for choice in choices:
+        if choice["label"] not in seen:
+            seen.add(choice["label"])
+            result.append(choice)
+    return result
+
+
+def _choice(game_name: str, action: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     card = action.get("card")
-    is_card = isinstance(card, str) and card_text(game_name, card) is not None
+    visible = isinstance(card, str) and card_text(game_name, card) is not None and _in_view(card, view)
+    label = action_label(game_name, action, view)
     return {
         "value": json.dumps(action, sort_keys=True, separators=(",", ":")),
-        "label": action_label(game_name, action),
-        "card": card_html(game_name, card) if is_card else None,
+        "label": label,
+        "card": card_html(game_name, card) if visible else None,
+        # The words around the card on its button: "Take" K♠, "Side bet:" 13.
+        "verb": label.removesuffix(short_text(game_name, card)).strip() if visible else label,
     }
+
+
+def _in_view(card: str, view: dict[str, Any]) -> bool:
+    """A card may be drawn as a card only where the reader's view holds it; else it is named in words."""
+    if not view:
+        return True
+    for key in ("hand", "bidding_cards", "centre"):
+        if card in (view.get(key) or []):
+            return True
+    return False
+
+
+def hand_buttons(group: dict[str, Any], hand: list[str]) -> list[tuple[str, dict[str, Any] | None, bool]]:
+    """The hand in its own order: each card with its move (a button) or None (greyed), and whether it is a wild card."""
+    cards, wilds = group.get("cards") or {}, group.get("wilds") or set()
+    return [(code, cards.get(code), code in wilds) for code in hand]
+
+
+# --- the rules line ---------------------------------------------------------
+
+RENFIELD_VARIANTS = ("auction", "blaze", "death_card", "draw", "flatline", "stud", "wild_cards",
+                     "breathing_room", "buying_the_trick")
+
+
+def rules_line(game_name: str, view: dict[str, Any]) -> str:
+    """The few options a player needs while playing, in one line; the option keys themselves stay out."""
+    options = view.get("options") or {}
+    if game_name == "renfield":
+        return _renfield_rules(options)
+    if game_name == "rentz" and options.get("points"):
+        points = options["points"]
+        parts = [f"{mini_title(game_name, k)} {v}" for k, v in points.items() if k != "rentz"]
+        parts.append("Rentz " + "/".join(str(p) for p in points.get("rentz", [])))
+        return "Points: " + " · ".join(parts)
+    return ""
+
+
+def _renfield_rules(options: dict[str, Any]) -> str:
+    labels = {o["name"]: o["label"] for o in get_game("renfield").OPTIONS}
+    parts = [f"stake ${options.get('stake', 0)}"]
+    for name in RENFIELD_VARIANTS:
+        if not options.get(name):
+            continue
+        text = labels.get(name, name)
+        if name == "death_card":
+            text += f" ({', '.join(options.get('death_cards') or [])}{', any time' if options.get('death_all_suits') else ''})"
+        elif name == "wild_cards":
+            text += f" ({', '.join(options.get('wilds') or [])})"
+        elif name == "draw":
+            text += f" (bets ${options.get('draw_bet')})"
+        elif name == "flatline" and options.get("flatline_zeroes"):
+            text += " (zeroes shuffled in)"
+        parts.append(text)
+    return " · ".join(parts)
+
+
+# --- tricks -----------------------------------------------------------------
+
+
+def trick_plays(trick: dict[str, Any], players: int) -> list[dict[str, Any]]:
+    """A finished trick's plays as ``{"seat", "card", ...}``, whichever shape the game stores it in."""
+    plays = trick.get("plays") or trick.get("cards") or []
+    if plays and isinstance(plays[0], str):  # bare codes, in order from the leader
+        leader = trick.get("leader") or 0
+        return [{"seat": (leader + i) % max(players, 1), "card": c} for i, c in enumerate(plays)]
+    return list(plays)
+
+
+def last_trick(view: dict[str, Any]) -> dict[str, Any] | None:
+    tricks = view.get("tricks") or []
+    if not tricks:
+        return None
+    trick = tricks[-1]
+    taker = trick.get("taker", trick.get("winner"))
+    return {"taker": taker, "plays": trick_plays(trick, view.get("players") or 0)}
+
+
+FRENCH_RANKS = "23456789TJQKA"
+
+
+def layout_row(row: dict[str, str] | None) -> list[str]:
+    """A Rentz layout row ``{"low": "9H", "high": "QH"}`` as every card laid in it, low to high."""
+    if not row:
+        return []
+    low, high, suit = FRENCH_RANKS.index(row["low"][0]), FRENCH_RANKS.index(row["high"][0]), row["low"][1]
+    return [FRENCH_RANKS[r] + suit for r in range(low, high + 1)]

@@ -26,7 +26,8 @@ from typing import Any
 from engine import get_game
 
 LEVELS = ("random", "basic", "strong")
-DEFAULT_PLAYOUTS = 64  # total determinized playouts per decision at "strong"
+DEFAULT_PLAYOUTS = 64  # total determinized playouts per decision at "strong"; a game's
+# policy module may set STRONG_PLAYOUTS where its playouts are cheap (bench/bots.py measures both)
 DEFAULT_TIME_LIMIT = 0.8  # seconds; a cap on top of the playout budget
 MAX_ROLLOUT_STEPS = 2_000
 
@@ -73,7 +74,7 @@ def strong(
     game = get_game(game_name)
     policy = policy_module(game_name)
     seat = view["seat"]
-    budget = playouts or DEFAULT_PLAYOUTS
+    budget = playouts or getattr(policy, "STRONG_PLAYOUTS", DEFAULT_PLAYOUTS)
     deadline = time.perf_counter() + (time_limit or DEFAULT_TIME_LIMIT)
     per_action = max(2, budget // len(legal))
     totals = [0.0] * len(legal)

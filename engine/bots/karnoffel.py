@@ -16,6 +16,9 @@ from engine import karnoffel as game
 # only strong as a lead, where just the Jack beats it, so it ranks high.
 _TRUMP_KEEP = {rank: 20 + 10 * i for i, rank in enumerate(reversed(game.TRUMP_ORDER))}
 
+# A Karnoffel hand is five tricks at most, so playouts are cheap: search wider.
+STRONG_PLAYOUTS = 480
+
 
 def card_value(code: str, trump: str) -> int:
     if code[1] == trump:
