@@ -951,7 +951,8 @@ def describe(state: State, seat: int, action: Action) -> str:
     if kind == "discard":
         return "discarded a card"
     if kind == "draw":
-        return f"drew {state['discarded'][seat]} cards"
+        count = state["discarded"][seat]
+        return "kept the hand as dealt" if count == 0 else f"drew {count} card{'s' if count != 1 else ''}"
     if kind in ("bet", "raise"):
         b = state["betting"]
         return f"{'bet' if kind == 'bet' else 'raised to'} ${b['bet'] + state['options']['draw_bet']}"

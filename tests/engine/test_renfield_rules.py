@@ -693,3 +693,10 @@ def test_it_lets_a_seat_without_bugs_buy_out_of_the_trick() -> None:
     state = act(state, "T15")
     assert state["taken"][0] == ["T17", "T15"]
     assert {"type": "buy"} not in game.legal_actions(state, 0) and {"type": "fold"} in game.legal_actions(state, 0)
+
+
+def test_it_describes_the_draw_in_plain_english() -> None:
+    state = {"discarded": [0, 1, 3]}
+    assert game.describe(state, 0, {"type": "draw"}) == "kept the hand as dealt"
+    assert game.describe(state, 1, {"type": "draw"}) == "drew 1 card"
+    assert game.describe(state, 2, {"type": "draw"}) == "drew 3 cards"
