@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("PARLOUR_VAR_DIR", BASE_DIR / "var"))
@@ -225,6 +226,8 @@ CELERY_BEAT_SCHEDULE.update(
     {
         "games-mail-sweep": {"task": "games.tasks.mail_sweep", "schedule": 300.0},
         "games-bot-sweep": {"task": "games.tasks.bot_sweep", "schedule": 120.0},
-        "games-digest": {"task": "games.tasks.digest_send", "schedule": 24 * 3600.0},
+        # Once a day at a fixed hour (not "every 24 h from whenever beat started"); the
+        # outbox's per-user-per-day key makes a second run the same day send nothing.
+        "games-digest": {"task": "games.tasks.digest_send", "schedule": crontab(hour=7, minute=0)},
     }
 )
