@@ -24,6 +24,9 @@ log = logging.getLogger(__name__)
 MAIL_MAX_ATTEMPTS = 5
 MAIL_STALE_AFTER = timedelta(minutes=5)
 
+# Inline bot chains stop here; the sweep picks up a match that is somehow still waiting for a bot.
+MAX_EAGER_BOT_MOVES = 5000
+
 _eager = threading.local()
 
 
@@ -31,9 +34,13 @@ _eager = threading.local()
 
 
 def bot_turn(match_id: int, seat: int, version: int) -> None:
-    """Queue a bot move. Run inline (tests, eager mode) the chain of bot moves is a loop, not a recursion."""
+    """Queue a bot move. Run inline (tests, eager mode) the chain of bot moves is a bounded loop, not a recursion.
+
+    Each bot move that commits queues the next bot from its on-commit callback; those land in the
+    loop's queue, so an all-bot match would otherwise play to its end inside one call.
+    """
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        bot_move.delay(match_id, seat, version)
+        bot_move.apply_async((match_id, seat, version), retry=False)  # the sweep is the retry
         return
     queue = getattr(_eager, "queue", None)
     if queue is not None:
@@ -41,8 +48,12 @@ def bot_turn(match_id: int, seat: int, version: int) -> None:
         return
     _eager.queue = [(match_id, seat, version)]
     try:
-        while _eager.queue:
+        for _ in range(MAX_EAGER_BOT_MOVES):
+            if not _eager.queue:
+                break
             bot_move.apply(args=_eager.queue.pop(0))
+        else:
+            log.warning("Stopped an inline bot chain after %s moves at match %s", MAX_EAGER_BOT_MOVES, match_id)
     finally:
         _eager.queue = None
 

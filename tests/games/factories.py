@@ -9,11 +9,14 @@ from django.db import transaction
 
 from accounts.models import User
 from engine import GAMES, get_game
-from games.models import RECENT_MOVES, Match, Move, Seat
+from games.models import RECENT_MOVES, Match, Move
 from games.services import SeatSpec, match_create
 from tests.accounts.factories import PASSWORD, UserFactory
 
-__all__ = ["PASSWORD", "UserFactory", "game_names", "make_match", "play_engine_moves", "play_random", "quick_options"]
+__all__ = [
+    "PASSWORD", "UserFactory", "game_names", "make_match", "play_engine_moves", "play_random", "play_until_turn",
+    "quick_options",
+]
 
 
 def game_names() -> list[str]:
@@ -73,9 +76,27 @@ def play_engine_moves(match: Match, count: int, *, seed: int = 0, until_over: bo
             match.status, match.outcome = Match.Status.FINISHED, game.outcome(state)
         match.save()
         to_act = [] if game.is_over(state) else game.to_act(state)
-        for seat in match.seats.all():
-            Seat.objects.filter(pk=seat.pk).update(awaiting=seat.number in to_act)
+        # Two statements whatever the table size, rather than one per seat.
+        match.seats.filter(number__in=to_act).update(awaiting=True)
+        match.seats.exclude(number__in=to_act).update(awaiting=False)
     return match
+
+
+def play_until_turn(match: Match, seat: int, *, limit: int = 200, seed: int = 0) -> Match:
+    """Engine-side random moves until ``seat`` is to act; fails loudly instead of looping on.
+
+    One write for the whole run, and a bound: a match that ends first, or a seat that never
+    comes round, is a failed setup with a message, not a test that hangs.
+    """
+    game, rng = match.engine, random.Random(seed)
+    state, count = match.state, 0
+    while seat not in game.to_act(state):  # the same draws as play_engine_moves, so it replays them
+        if game.is_over(state) or count >= limit:
+            over = game.is_over(state)
+            raise AssertionError(f"Seat {seat} did not come to act within {count} moves (match over: {over}).")
+        mover = rng.choice(game.to_act(state))
+        state, count = game.apply(state, mover, rng.choice(game.legal_actions(state, mover))), count + 1
+    return play_engine_moves(match, count, seed=seed) if count else match
 
 
 def play_random(match: Match, count: int, *, seed: int = 0) -> None:

@@ -100,7 +100,7 @@ def test_it_retries_on_smtp_errors_and_the_move_never_fails(eager, django_captur
     assert len(django_mail.outbox) == 1
 
     # A broker outage when queueing the mail leaves the move in place and the mail pending for the sweep.
-    with mock.patch("games.tasks.mail_send.delay", side_effect=ConnectionError("broker down")):
+    with mock.patch("games.tasks.mail_send.apply_async", side_effect=ConnectionError("broker down")):
         with django_capture_on_commit_callbacks(execute=True):
             match = make_match(GAME, users=_players())
             _move(match)

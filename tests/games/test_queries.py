@@ -7,12 +7,14 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.models import ChatMessage, Match
-from games.services import chat_post
+from accounts.models import User
+from games.models import ChatMessage, Mail, Match, Seat
+from games.services import chat_post, move_submit
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
 
 pytestmark = pytest.mark.django_db
+MOVE_QUERY_BUDGET = 7
 
 
 def _count(client, url: str, **extra: str) -> int:  # noqa: ANN001
@@ -58,3 +60,90 @@ def test_the_dashboard_costs_the_same_queries_with_more_matches(django_assert_ma
     with django_assert_max_num_queries(few):
         page = client.get(reverse("games-dashboard"))
     assert len(page.context["awaiting"]) + len(page.context["active"]) + len(page.context["finished"]) == 7
+
+
+def _move_queries(match: Match) -> list[str]:
+    """The SQL of one move by the first seat to act, through the service the play view calls."""
+    match.refresh_from_db()
+    seat = match.seats.select_related("user").get(number=match.engine.to_act(match.state)[0])
+    action = match.engine.legal_actions(match.state, seat.number)[0]
+    with CaptureQueriesContext(connection) as ctx:
+        move_submit(match=match, user=seat.user, seat=seat.number, action=action, version=match.version)
+    return [q["sql"] for q in ctx.captured_queries]
+
+
+def _writes(queries: list[str], verb: str, table: str) -> int:
+    statements = [s.strip() for q in queries for s in q.split(";\n")]  # PostgreSQL gets some writes together
+    return sum(s.startswith(verb) and f'"{table}"' in s.split("SET")[0].split("(")[0] for s in statements)
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_move_costs_the_same_few_queries_however_long_the_match(game: str) -> None:
+    players = Match(game=game).engine.MIN_PLAYERS
+    for attempt in range(5):  # a short game may end within the moves played here: deal again, a few times
+        users = [UserFactory(auto_forced_moves=False, notify=User.Notify.NEVER) for _ in range(players)]
+        match = make_match(game, users=users)
+        first = _move_queries(match)
+        play_engine_moves(match, 30, seed=attempt)
+        if not match.is_over:
+            break
+    assert not match.is_over, "the setup needs a match still in play"
+    later = _move_queries(match)
+    for queries in (first, later):
+        # The test's savepoint pair, one locked read, the move, the snapshot, and only the seats whose
+        # row changed (the mover, the next to act): a fixed budget, whatever the length of the match.
+        assert len(queries) <= MOVE_QUERY_BUDGET, queries
+        assert _writes(queries, "INSERT", "games_move") == 1 and _writes(queries, "UPDATE", "games_match") == 1
+        assert _writes(queries, "UPDATE", "games_seat") <= 2
+        assert sum(q.startswith("SELECT") for q in queries) == 1, queries
+        assert not any('"games_mail"' in q for q in queries)  # nobody here wants turn mail
+
+
+def test_a_move_by_a_mail_wanting_player_adds_one_outbox_insert_and_no_template() -> None:
+    game = game_names()[0]
+    players = Match(game=game).engine.MIN_PLAYERS
+    match = make_match(game, users=[UserFactory(auto_forced_moves=False) for _ in range(players)])
+    queries = _move_queries(match)
+    match.refresh_from_db()
+    awaited = match.seats.filter(awaiting=True).count()
+    assert _writes(queries, "INSERT", "games_mail") == (1 if awaited else 0)
+    assert Mail.objects.filter(dedupe_key__startswith=f"turn:{match.pk}:").count() == 1 + awaited
+
+
+def test_bookkeeping_that_changes_nothing_writes_no_seat_row() -> None:
+    from games.services import _after_change
+
+    match = make_match(game_names()[0])
+    seats = list(match.seats.select_related("user"))
+    with CaptureQueriesContext(connection) as ctx:
+        _after_change(match, seats, moved=set())  # nothing happened since the match started
+    assert not [q["sql"] for q in ctx.captured_queries if '"games_seat"' in q["sql"]]
+
+
+def test_the_one_query_reader_reads_what_the_orm_reads(django_assert_num_queries) -> None:  # noqa: ANN001
+    """The table page and the move read matches through hand-written SQL; every value must match the ORM's."""
+    from games.selectors import match_and_seats
+
+    game = game_names()[0]
+    players = Match(game=game).engine.MIN_PLAYERS
+    match = make_match(game, users=[UserFactory()], bots=players - 1)
+    play_engine_moves(match, 5)
+    chat_post(match=match, user=match.seats.get(number=0).user, text="hello")
+    Match.objects.filter(pk=match.pk).update(private=True)
+    with django_assert_num_queries(1):
+        read, seats = match_and_seats(match.pk)
+    expected = Match.objects.get(pk=match.pk)
+    for field in Match._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
+    orm_seats = list(match.seats.select_related("user").order_by("number"))
+    assert [s.number for s in seats] == [s.number for s in orm_seats] and all(s.match is read for s in seats)
+    for mine, theirs in zip(seats, orm_seats, strict=True):
+        for field in Seat._meta.concrete_fields:
+            assert getattr(mine, field.attname) == getattr(theirs, field.attname), field.name
+        if theirs.user is None:
+            assert mine.user is None
+        else:
+            assert mine.user.email == theirs.user.email and mine.user.notify == theirs.user.notify
+            assert mine.user.date_joined == theirs.user.date_joined and mine.user.is_active is theirs.user.is_active
+    assert match_and_seats(10**9) is None
+

@@ -10,7 +10,7 @@ from django.urls import reverse
 from engine.replay import verify
 from games.models import ChatMessage, Match, Seat
 from tests.games.conftest import login
-from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves, quick_options
+from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves, play_until_turn, quick_options
 
 pytestmark = pytest.mark.django_db
 GAMES = game_names()
@@ -192,10 +192,7 @@ def test_next_match_goes_round_the_awaiting_matches() -> None:
     players = Match(game=game).engine.MIN_PLAYERS
     matches = [make_match(game, users=[user], bots=players - 1) for _ in range(2)]
     for match in matches:
-        for _ in range(50):  # the bots play (engine-side) until it is the user's turn
-            if 0 in match.engine.to_act(match.state):
-                break
-            play_engine_moves(match, 1)
+        play_until_turn(match, 0)  # the bots play (engine-side, bounded) until it is the user's turn
         assert match.seats.get(number=0).awaiting
     client = login(user)
     first = client.get(reverse("games-next"))["Location"]
