@@ -15,7 +15,6 @@ from django_htmx.middleware import HtmxDetails
 
 from engine import GAMES, IllegalAction, get_game
 from engine.replay import make_log
-from games import display
 from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm
 from games.models import Match, Seat
 from games.selectors import Table, dashboard_for, match_for_viewer, matches_awaiting, seat_for_player, table_for
@@ -93,7 +92,7 @@ def _context(table: Table, **extra: Any) -> dict[str, Any]:
     game = table.match.engine
     return {
         "table": table, "match": table.match, "view": table.view, "seat": table.seat, "names": table.names,
-        "game_name": table.match.game, "actions": display.action_groups(table.match.game, table.legal),
+        "game_name": table.match.game,
         "table_template_names": [f"games/tables/{table.match.game}.html", "games/tables/_generic.html"],
         "title": getattr(game, "TITLE", table.match.game), "chat_mark": table.match.chat_mark, **extra,
     }

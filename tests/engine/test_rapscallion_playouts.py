@@ -143,7 +143,7 @@ def pokerkit_hand(cards: list[str]) -> StandardHighHand:
 @given(st.lists(st.sampled_from(R.PLAYING_DECK), min_size=16, max_size=16, unique=True))
 def test_it_orders_hands_as_pokerkit_does_and_breaks_its_ties_by_suit(cards: list[str]) -> None:
     a, b = cards[:8], cards[8:]
-    (key_a, five_a), (key_b, five_b) = R.best_hand(a), R.best_hand(b)
+    (key_a, five_a), (key_b, _five_b) = R.best_hand(a), R.best_hand(b)
     pk_a, pk_b = pokerkit_hand(a), pokerkit_hand(b)
     assert (key_a[:2] > key_b[:2]) == (pk_a > pk_b)
     assert (key_a[:2] == key_b[:2]) == (pk_a == pk_b)
