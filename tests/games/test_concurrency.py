@@ -21,25 +21,29 @@ from tests.games.factories import UserFactory, game_names, make_match
 THREAD_TIMEOUT = 30.0
 
 
-def _other_sessions() -> int:
-    """Server sessions on this test database besides our own."""
+# The server process ids of the connections the submission threads used. Only these are
+# checked at teardown: other sessions (another test's live server, a worker) are not ours.
+_thread_pids: list[int] = []
+
+
+def _open_sessions(pids: list[int]) -> int:
+    """How many of ``pids`` are still sessions on the server."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
-        )
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [pids])
         return cursor.fetchone()[0]
 
 
 @pytest.fixture
 def no_connection_left() -> Iterator[None]:
-    """After the test, even a failed one: the pool is closed and no other session is left on the database."""
+    """After the test, even a failed one: the pool is closed and the threads' sessions are gone."""
+    _thread_pids.clear()
     yield
     connection.close_pool()  # the threads' pooled connections would block the test database's teardown
     for _ in range(50):  # a closed client's server process takes a moment to go
-        if _other_sessions() == 0:
+        if _open_sessions(_thread_pids) == 0:
             return
         time.sleep(0.1)
-    pytest.fail(f"{_other_sessions()} database sessions are still open after the threads finished.")
+    pytest.fail(f"{_open_sessions(_thread_pids)} database sessions of the threads are still open.")
 
 
 def _together(calls: list[Callable[[], str]]) -> list[str]:
@@ -56,6 +60,8 @@ def _together(calls: list[Callable[[], str]]) -> list[str]:
         except Exception as exc:  # reported in the assertion, not lost in the thread
             outcomes.append(f"error: {exc!r}")
         finally:
+            if connection.connection is not None:
+                _thread_pids.append(connection.connection.info.backend_pid)
             connection.close()  # this thread's own connection
 
     threads = [threading.Thread(target=run, args=(call,)) for call in calls]
