@@ -9,6 +9,7 @@ name other cards in words.
 
 from __future__ import annotations
 
+import html
 import json
 from functools import lru_cache
 from types import ModuleType
@@ -26,6 +27,8 @@ MAX_BUTTONS = 14
 # Moves that put a card of the reader's own hand somewhere: shown as the hand itself.
 HAND_MOVES = ("play", "discard", "offer")
 SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+# One encoder for every action's hidden value: ``json.dumps`` with options builds a new one per call.
+_ACTION_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
 
 @lru_cache(maxsize=4096)
@@ -68,7 +71,8 @@ def card_html(game_name: str, code: str) -> SafeString:
 def cards_html(game_name: str, codes: list[str] | None, empty: str = "none") -> SafeString:
     if not codes:
         return format_html('<span class="empty">{}</span>', empty)
-    return format_html('<span class="cards">{}</span>', format_html_join("", "{}", ((card_html(game_name, c),) for c in codes)))
+    # Every piece is already safe HTML from card_html: joined as is, without format_html's escaping pass.
+    return mark_safe('<span class="cards">' + "".join([card_html(game_name, c) for c in codes]) + "</span>")
 
 
 def value_html(game_name: str, value: Any, names: list[str] | None = None) -> SafeString:
@@ -265,7 +269,7 @@ def _choice(game_name: str, action: dict[str, Any], view: dict[str, Any]) -> dic
     visible = isinstance(card, str) and card_text(game_name, card) is not None and _in_view(card, view)
     label = action_label(game_name, action, view)
     return {
-        "value": json.dumps(action, sort_keys=True, separators=(",", ":")),
+        "value": _ACTION_JSON.encode(action),
         "label": label,
         "card": card_html(game_name, card) if visible else None,
         # The words around the card on its button: "Take" K♠, "Side bet:" 13.
@@ -357,3 +361,105 @@ def layout_row(row: dict[str, str] | None) -> list[str]:
         return []
     low, high, suit = FRENCH_RANKS.index(row["low"][0]), FRENCH_RANKS.index(row["high"][0]), row["low"][1]
     return [FRENCH_RANKS[r] + suit for r in range(low, high + 1)]
+
+
+# --- the move forms, built once in Python --------------------------------------
+# The table page used to build these with nested template loops and a few filters per card, the
+# costliest part of its render. The HTML is the same, attribute for attribute.
+
+
+WILD_TITLE = "A wild card: choose below what it is played as"
+
+
+def _esc(value: Any) -> str:
+    """Django's ``escape`` without its lazy-string check: these values are never lazy."""
+    return html.escape(str(value))
+
+
+def _form_head(cls: str, url: str, csrf_input: str, version: int, extra: str = "") -> str:
+    return (f'<form class="{cls}" method="post" action="{url}"\n      hx-post="{url}" hx-target="#live" '
+            f'hx-swap="outerHTML"{extra}>\n  {csrf_input}<input type="hidden" name="version" value="{version}">\n')
+
+
+def _hand_form(game_name: str, group: dict[str, Any], hand: list[str], head: tuple[str, str, int]) -> str:
+    label = _esc(group["label"])
+    unplayable = _esc(str(group["label"]).lower())
+    parts = [_form_head("actions actions-hand", *head, extra=f' aria-label="{label} a card"'),
+             f'    <span class="group-label">{label} a card from your hand:</span>\n    <div class="cards hand">\n']
+    for code, choice, wild in hand_buttons(group, hand):
+        card = card_html(game_name, code)
+        if wild:
+            parts.append(f'      <span class="wild" title="{WILD_TITLE}">{card}<small>wild</small></span>\n')
+        elif choice:
+            parts.append(f'      <button type="submit" name="action" value="{_esc(choice["value"])}" '
+                         f'class="action card-button" title="{_esc(choice["label"])}">{card}</button>\n')
+        else:
+            parts.append(f'      <span class="unplayable" title="You cannot {unplayable} this card now">{card}</span>\n')
+    parts.append("    </div>\n  </form>\n")
+    return "".join(parts)
+
+
+def _cards_div(game_name: str, codes: list[str] | None, empty: str) -> str:
+    return "".join(card_html(game_name, c) for c in codes) if codes else f'<span class="empty">{empty}</span>'
+
+
+def _my_cards(game_name: str, view: dict[str, Any], groups: list[dict[str, Any]], head: tuple[str, str, int]) -> str:
+    hand = list(view.get("hand") or [])
+    parts = ['<div class="my-cards">\n']
+    parts += [_hand_form(game_name, g, hand, head) for g in groups if g.get("widget") == "hand"]
+    if not any(g.get("widget") == "hand" for g in groups):
+        parts.append('  <section class="hand" aria-label="Your hand">\n    <h2>Your hand</h2>\n'
+                     f'    <div class="cards hand">{_cards_div(game_name, hand, "no cards")}</div>\n  </section>\n')
+    if "bidding_cards" in view:
+        parts.append('  <section class="bidding-hand" aria-label="Your bidding cards">\n    <h3>Your bidding cards</h3>\n'
+                     f'    <div class="cards">{_cards_div(game_name, view["bidding_cards"], "none")}</div>\n  </section>\n')
+    parts.append("</div>\n")
+    return "".join(parts)
+
+
+def _select_body(group: dict[str, Any]) -> str:
+    label = _esc(group["label"])
+    options = "".join(f'<option value="{_esc(c["value"])}">{_esc(c["label"])}</option>' for c in group["choices"])
+    button = {"wild": "Play it", "order": "Set the order"}.get(group["type"], label)
+    return (f'    <label>{label + " (wild)" if group["type"] == "wild" else label}\n'
+            f'      <select name="action">{options}</select>\n    </label>\n'
+            f'    <button type="submit">{button}</button>\n')
+
+
+def _buttons_body(group: dict[str, Any]) -> str:
+    choices = group["choices"]
+    parts = []
+    if group["type"] == "choose" or (group["type"] == "bid" and not (choices and choices[0]["card"])):
+        parts.append(f'<span class="group-label">{_esc(group["label"])}:</span>')
+    for c in choices:
+        inner = f'{_esc(c["verb"])} {c["card"]}' if c["card"] else _esc(c["label"])
+        parts.append(f'\n    <button type="submit" name="action" value="{_esc(c["value"])}" '
+                     f'class="action{" with-card" if c["card"] else ""}">{inner}</button>')
+    return "    " + "".join(parts) + "\n"
+
+
+def moves_html(game_name: str, view: dict[str, Any], groups: list[dict[str, Any]], *,
+               url: str, version: int, csrf_input: str) -> SafeString:
+    """The reader's hand and every move form of the turn panel, as one piece of HTML."""
+    head = (url, csrf_input, version)
+    parts = [_my_cards(game_name, view, groups, head)] if "hand" in view else []
+    for group in groups:
+        if group.get("widget") == "hand":
+            continue
+        body = _select_body(group) if group["widget"] == "select" else _buttons_body(group)
+        parts.append(_form_head(f"actions actions-{_esc(group['widget'])}", *head) + body + "</form>\n")
+    return mark_safe("".join(parts))  # safe: every value above is escaped or already safe HTML
+
+
+def plays_html(game_name: str, plays: list[dict[str, Any]] | None, names: list[str]) -> SafeString:
+    """A trick's plays as ``<li>`` items: who played which card (and what a wild card stood for)."""
+    parts = []
+    for p in plays or []:
+        p = p if isinstance(p, dict) else {}  # as the template read a malformed play: nothing to show
+        seat = p.get("seat", "")
+        who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ("" if seat is None else seat)
+        card = card_html(game_name, p.get("card", ""))
+        suit = p.get("suit")
+        wild = f' <small>as {_esc(suit_name(game_name, suit))} {_esc(p.get("rank", ""))}</small>' if suit else ""
+        parts.append(f'<li class="play"><span class="who">{_esc(who)}</span> {card}{wild}</li>\n')
+    return mark_safe("".join(parts))  # safe: escaped above

@@ -15,6 +15,7 @@ from django_htmx.middleware import HtmxDetails
 
 from engine import GAMES, IllegalAction, get_game
 from engine.replay import make_log
+from games.display import action_groups
 from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm
 from games.models import Match, Seat
 from games.selectors import Table, dashboard_for, match_for_viewer, matches_awaiting, seat_for_player, table_for
@@ -94,7 +95,9 @@ def _context(table: Table, **extra: Any) -> dict[str, Any]:
         "table": table, "match": table.match, "view": table.view, "seat": table.seat, "names": table.names,
         "game_name": table.match.game,
         "table_template_names": [f"games/tables/{table.match.game}.html", "games/tables/_generic.html"],
-        "title": getattr(game, "TITLE", table.match.game), "chat_mark": table.match.chat_mark, **extra,
+        "title": getattr(game, "TITLE", table.match.game), "chat_mark": table.match.chat_mark,
+        # Grouped once per request: the turn panel reads them twice (the heading and the forms).
+        "groups": action_groups(table.match.game, table.legal, table.view), **extra,
     }
 
 

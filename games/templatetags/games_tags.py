@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.conf import settings
+from django.template import defaultfilters
+from django.urls import reverse
+from django.utils.formats import localize
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 from games import display
 
@@ -166,3 +171,79 @@ def trick_plays(trick: dict[str, Any], players: int) -> list[dict[str, Any]]:
 @register.filter
 def layout_row(row: dict[str, str] | None) -> list[str]:
     return display.layout_row(row)
+
+
+@register.simple_tag(takes_context=True)
+def moves_html(context: template.Context) -> SafeString:
+    """The turn panel's hand and move forms, built in Python once (see ``display.moves_html``)."""
+    match, view = context["match"], context["view"]
+    groups = context.get("groups")
+    if groups is None:
+        groups = display.action_groups(context["game_name"], context["table"].legal, view)
+    token = context.get("csrf_token")
+    csrf_input = "" if not token or token == "NOTPROVIDED" else format_html(
+        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">', token)
+    return display.moves_html(context["game_name"], view, groups, url=reverse("games-play", args=[match.pk]),
+                              version=match.version, csrf_input=csrf_input)
+
+
+@register.simple_tag
+def plays_html(plays: list[dict[str, Any]] | None, game_name: str, names: list[str]) -> SafeString:
+    return display.plays_html(game_name, plays, names)
+
+
+# --- long lists of the table, built in Python once ---------------------------------
+# Each item of these used to cost several template variable lookups and filters; the log alone
+# has up to 30 lines and the chat 50, so they were most of the page's render time.
+
+
+def _text(value: Any) -> str:
+    """A value as ``{{ value }}`` prints it: localized and escaped."""
+    kind = type(value)
+    # Fast paths for the usual plain strings and counts, with the same result as the slow path.
+    if kind is str:
+        return html.escape(value)
+    if kind is int and not settings.USE_THOUSAND_SEPARATOR:
+        return str(value)
+    return conditional_escape(localize(value))
+
+
+@register.simple_tag(takes_context=True)
+def seats_html(context: template.Context) -> SafeString:
+    view, seat = context["view"], context.get("seat")
+    to_act, scores, renfield = view.get("to_act") or (), view.get("scores", ""), context["game_name"] == "renfield"
+    parts = []
+    for s in context["table"].seats:
+        acting = _contains(to_act, s.number)
+        me = " me" if seat and s.number == seat.number else ""
+        score = at(scores, s.number)
+        parts.append(
+            f'\n          <li class="seat{" to-act" if acting else ""}{me}">\n'
+            f'            <span class="name">{_text(s.name)}</span>\n'
+            f'            <span class="score" title="score">{money(score) if renfield else _text(score)}</span>\n'
+            f'            {"<span class=\"turn\">to play</span>" if acting else ""}\n          </li>\n          ')
+    return mark_safe("".join(parts))  # safe: every value above is escaped
+
+
+def _contains(container: Any, item: Any) -> bool:
+    try:
+        return item in container
+    except TypeError:
+        return False
+
+
+@register.simple_tag(takes_context=True)
+def log_html(context: template.Context) -> SafeString:
+    names, parts = context["names"], []
+    for move in context["table"].moves:
+        kind = move.get("kind", "")
+        note = f" <small>({_text(kind)})</small>" if kind != "player" else ""
+        parts.append(f'<li value="{_text(defaultfilters.add(move.get("ply", ""), 1))}" class="kind-{_text(kind)}">'
+                     f'<b>{_text(at(names, move.get("seat", "")))}</b> {_text(move.get("text", ""))}{note}</li>')
+    return mark_safe("".join(parts) or '<li class="empty">No moves yet.</li>')  # safe: escaped above
+
+
+@register.simple_tag(takes_context=True)
+def chat_html(context: template.Context) -> SafeString:
+    parts = [f'<li><b>{_text(m.get("name", ""))}</b> {_text(m.get("text", ""))}</li>' for m in context["table"].chat]
+    return mark_safe("".join(parts) or '<li class="empty">Nobody has said anything yet.</li>')
