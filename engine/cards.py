@@ -7,7 +7,7 @@ and Rapscallion's bidding cards have their own codes in their modules.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 RANKS = "23456789TJQKA"
@@ -73,6 +73,85 @@ def check_stacked_deck(deck: Any, full_deck: Sequence[str], what: str = "deck") 
         detail = "; ".join(parts) or f"it has {len(deck)} cards, not {len(full_deck)}"
         raise ValueError(f"The {what} is not a complete {len(full_deck)}-card deck: {detail}.")
     return list(deck)
+
+
+# --- actions and views: shared by every game ---------------------------------
+
+
+def is_whole(value: object) -> bool:
+    """A whole number and nothing else. ``True == 1`` and ``1.0 == 1`` in
+    Python, so ``isinstance``/``==`` would let a bool or a float through."""
+    return type(value) is int
+
+
+def _same_types(a: Any, b: Any) -> bool:
+    """Whether two values already known to be ``==`` also agree in type, all the way down."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is dict:
+        return all(_same_types(value, b[key]) for key, value in a.items())
+    if type(a) is list:
+        return all(map(_same_types, a, b))
+    return True
+
+
+def action_in(action: object, legal: list[dict[str, Any]]) -> bool:
+    """Whether ``action`` is one of ``legal``, compared type for type.
+
+    ``apply`` accepts exactly the members of ``legal_actions`` and nothing
+    else: ``{"amount": True}`` or ``{"amount": 1.0}`` equals ``{"amount": 1}``
+    to Python's ``==``, so the member found by ``==`` is checked again with
+    the types of every value.
+    """
+    if type(action) is not dict:
+        return False
+    try:
+        # Members of legal_actions are distinct, so the first equal one decides.
+        candidate = legal[legal.index(action)]
+    except ValueError:
+        return False
+    for key, value in action.items():
+        if type(value) is not type(candidate[key]) or (
+            type(value) in _CONTAINERS and not _same_types(value, candidate[key])
+        ):
+            return False
+    return True
+
+
+_CONTAINERS = (dict, list)
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (dicts, lists, scalars); much faster than ``copy.deepcopy``."""
+    if type(value) is list:
+        return [json_copy(item) for item in value]
+    if type(value) is dict:
+        return {key: json_copy(item) for key, item in value.items()}
+    return value
+
+
+def public_part(state: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
+    """The state's public keys, copied, for a view: a caller editing a view cannot reach the state."""
+    return {name: json_copy(state[name]) for name in fields}
+
+
+def rebuild(
+    view: Mapping[str, Any], private: Mapping[str, Any], public_fields: Sequence[str], private_fields: Sequence[str]
+) -> dict[str, Any]:
+    """A state from a view's public keys plus the private ones: each game's ``state_from_view``.
+
+    ``private`` must hold exactly ``private_fields``: a KeyError otherwise, so
+    a key added to a game's state cannot be silently left out by a bot.
+    """
+    if set(private) != set(private_fields):
+        missing = sorted(set(private_fields) - set(private))
+        extra = sorted(set(private) - set(private_fields))
+        raise KeyError(
+            f"The private parts must be exactly {', '.join(private_fields)}; missing {missing}, extra {extra}."
+        )
+    state = {name: view[name] for name in public_fields}
+    state.update(private)
+    return state
 
 
 def places_from_scores(scores: Sequence[float], higher_is_better: bool = True) -> list[int]:

@@ -6,6 +6,18 @@ Seats 0 and 2 play against seats 1 and 3 (team = seat % 2). Each hand begins
 with a face-up round that fixes trump; the first team to take three tricks
 wins the hand, and the first team to win ``target`` hands wins the match.
 
+Phases (one kind of step, so the state has no phase key)::
+
+    deal: face-up round fixes trump, 5 cards each
+      |
+      v
+    play: the seat after the dealer leads; a trick's winner leads the next
+      |  (a team with 3 tricks wins the hand at once)
+      v
+    hand end --(a team has won `target` hands)--> over
+      |
+      +--> deal (the next seat deals)
+
 Action types (the only one)::
 
     {"type": "play", "card": "QS"}   # play that card from your hand to the trick
@@ -17,7 +29,7 @@ is never a step without a seat to act until the match is over.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from engine import cards
 from engine.errors import IllegalAction
@@ -65,7 +77,7 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
-# --- who takes a trick -----------------------------------------------------
+# --- card helpers: who takes a trick ------------------------------------
 
 
 def _is_trump(card: str, led: str, trump: str) -> bool:
@@ -116,8 +128,56 @@ def trump_from(face_up_in_deal_order: list[str]) -> str:
 # --- the state -------------------------------------------------------------
 
 
+class Played(TypedDict):
+    seat: int
+    card: str
+
+
+class Trick(TypedDict):
+    leader: int
+    cards: list[Played]
+    winner: int
+
+
+class LastHand(TypedDict):
+    hand_no: int
+    dealer: int
+    winner_team: int
+    taken: list[int]
+    trick_winners: list[int]
+
+
+class State(TypedDict):
+    players: int  # public: always 4
+    seed: int | str  # private: deals every later hand
+    target: int  # public: hands a team needs to win the match
+    hand_no: int  # public: 0-based number of the current hand
+    hands_won: list[int]  # public: per team
+    last_hand: LastHand | None  # public: counts and seats only, no cards
+    winner_team: int | None  # public: set when the match is over
+    dealer: int  # public
+    face_up: list[str]  # public: each seat's face-up card, by seat
+    trump: str  # public: the suit fixed by the face-up round
+    hands: list[list[str]]  # private: each seat sees only its own
+    set_aside: list[str]  # private: the undealt rest, never seen
+    trick: list[Played]  # public: the trick on the table
+    leader: int  # public: who led the current trick
+    turn: int  # public: whose card is awaited
+    tricks: list[Trick]  # public: this hand's finished tricks
+    taken: list[int]  # public: tricks per team this hand
+
+
+# Views are allow-lists: these keys are copied into every view as they are...
+PUBLIC_FIELDS: tuple[str, ...] = (
+    "players", "target", "hand_no", "hands_won", "last_hand", "winner_team", "dealer",
+    "face_up", "trump", "trick", "leader", "turn", "tricks", "taken",
+)  # fmt: skip
+# ...and these never are (a seat's own hand is added to its view apart).
+PRIVATE_FIELDS: tuple[str, ...] = ("seed", "hands", "set_aside")
+
+
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
-    if players != SEATS:
+    if not cards.is_whole(players) or players != SEATS:
         raise ValueError(f"Karnoffel is played by exactly 4 players, not {players}.")
     result = cards.validate_options(options, OPTIONS, players)
     if "deck" in result:
@@ -125,10 +185,28 @@ def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, 
     return result
 
 
-def _deal(seed: int | str, hand_no: int, dealer: int, deck: list[str] | None = None) -> dict[str, Any]:
-    """The fields of a fresh hand: face-up round, four more rounds, the rest set aside."""
+def new_match(players: int, options: dict[str, Any] | None = None, seed: int | str | None = None) -> State:
+    opts = validate_options(players, options)
+    seed = 0 if seed is None else seed
+    state: State = {
+        "players": SEATS,
+        "seed": seed,
+        "target": opts["target"],
+        "hand_no": 0,
+        "hands_won": [0, 0],
+        "last_hand": None,
+        "winner_team": None,
+        # The deal below fills in the hand's own keys.
+        "dealer": 0, "face_up": [], "trump": "", "hands": [], "set_aside": [],
+        "trick": [], "leader": 0, "turn": 0, "tricks": [], "taken": [0, 0],
+    }  # fmt: skip
+    return _deal(state, 0, 0, opts.get("deck"))
+
+
+def _deal(state: State, hand_no: int, dealer: int, deck: list[str] | None = None) -> State:
+    """A fresh hand: face-up round, four more rounds, the rest set aside."""
     if deck is None:
-        deck = cards.shuffled(DECK, seed, NAME, "hand", hand_no)
+        deck = cards.shuffled(DECK, state["seed"], NAME, "hand", hand_no)
     order = [(dealer + 1 + i) % SEATS for i in range(SEATS)]
     hands: list[list[str]] = [[] for _ in range(SEATS)]
     face_up = [""] * SEATS
@@ -138,6 +216,8 @@ def _deal(seed: int | str, hand_no: int, dealer: int, deck: list[str] | None = N
         hands[order[i % SEATS]].append(code)
     leader = order[0]
     return {
+        **state,
+        "hand_no": hand_no,
         "dealer": dealer,
         "face_up": face_up,
         "trump": trump_from(deck[:SEATS]),
@@ -151,133 +231,114 @@ def _deal(seed: int | str, hand_no: int, dealer: int, deck: list[str] | None = N
     }
 
 
-def new_match(players: int, options: dict[str, Any] | None = None, seed: int | str | None = None) -> dict[str, Any]:
-    opts = validate_options(players, options)
-    seed = 0 if seed is None else seed
-    state = {
-        "players": SEATS,
-        "seed": seed,
-        "target": opts["target"],
-        "hand_no": 0,
-        "hands_won": [0, 0],
-        "last_hand": None,
-        "winner_team": None,
-    }
-    state.update(_deal(seed, 0, 0, opts.get("deck")))
-    return state
-
-
-def to_act(state: dict[str, Any]) -> list[int]:
+def to_act(state: State) -> list[int]:
     return [] if state["winner_team"] is not None else [state["turn"]]
 
 
-def is_over(state: dict[str, Any]) -> bool:
+def is_over(state: State) -> bool:
     return state["winner_team"] is not None
 
 
-def hand_index(state: dict[str, Any]) -> int:
+def hand_index(state: State) -> int:
     return state["hand_no"]
 
 
 # --- legal actions ---------------------------------------------------------
 
 
-def _legal_play(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    return [{"type": "play", "card": code} for code in state["hands"][seat]]
-
-
-def legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    if state["winner_team"] is not None or seat != state["turn"]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    if state["winner_team"] is not None or not cards.is_whole(seat) or seat != state["turn"]:
         return []
     return _legal_play(state, seat)
 
 
-def _check_play(state: dict[str, Any], seat: int, action: Any) -> str:
-    """The card to play, or IllegalAction saying what is wrong."""
-    if state["winner_team"] is not None:
-        raise IllegalAction("The match is over; no more cards can be played.")
-    if seat != state["turn"]:
-        raise IllegalAction("It is not your turn to play.")
-    if not isinstance(action, dict) or action.get("type") != "play":
-        raise IllegalAction('The only move in Karnoffel is to play a card: {"type": "play", "card": ...}.')
-    if set(action) != {"type", "card"}:
-        raise IllegalAction("A play names exactly one card and nothing else.")
-    code = action["card"]
-    if not isinstance(code, str) or code not in state["hands"][seat]:
-        raise IllegalAction(f"You do not hold the card {code!r}.")
-    return code
+def _legal_play(state: State, seat: int) -> list[dict[str, Any]]:
+    return [{"type": "play", "card": code} for code in state["hands"][seat]]
 
 
 # --- apply -----------------------------------------------------------------
 
 
-def apply(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    code = _check_play(state, seat, action)
-    return _apply_play(state, seat, code)
+def apply(state: State, seat: int, action: dict[str, Any]) -> State:
+    if not cards.action_in(action, legal_actions(state, seat)):
+        raise IllegalAction(_refusal(state, seat, action))
+    return _apply_play(state, seat, action["card"])
 
 
-def _apply_play(state: dict[str, Any], seat: int, code: str) -> dict[str, Any]:
+def _refusal(state: State, seat: Any, action: Any) -> str:
+    """Why an action that is not in ``legal_actions`` was refused, for the player."""
+    if state["winner_team"] is not None:
+        return "The match is over; no more cards can be played."
+    if seat != state["turn"] or not cards.is_whole(seat):
+        return "It is not your turn to play."
+    if not isinstance(action, dict) or action.get("type") != "play":
+        return 'The only move in Karnoffel is to play a card: {"type": "play", "card": ...}.'
+    if set(action) != {"type", "card"}:
+        return "A play names exactly one card and nothing else."
+    return f"You do not hold the card {action['card']!r}."
+
+
+def _apply_play(state: State, seat: int, code: str) -> State:
     hands = list(state["hands"])
     hands[seat] = [c for c in hands[seat] if c != code]
-    trick = [*state["trick"], {"seat": seat, "card": code}]
-    new = {**state, "hands": hands, "trick": trick, "turn": (seat + 1) % SEATS}
+    trick: list[Played] = [*state["trick"], {"seat": seat, "card": code}]
+    new: State = {**state, "hands": hands, "trick": trick, "turn": (seat + 1) % SEATS}
     if len(trick) == SEATS:
         return _apply_trick_end(new)
     return new
 
 
-def _apply_trick_end(state: dict[str, Any]) -> dict[str, Any]:
+def _apply_trick_end(state: State) -> State:
     trick = state["trick"]
     winner = trick[winning_index([p["card"] for p in trick], state["trump"])]["seat"]
     taken = list(state["taken"])
     taken[team_of(winner)] += 1
-    done = {"leader": state["leader"], "cards": trick, "winner": winner}
-    new = {**state, "trick": [], "tricks": [*state["tricks"], done], "taken": taken, "leader": winner, "turn": winner}
+    done: Trick = {"leader": state["leader"], "cards": trick, "winner": winner}
+    new: State = {
+        **state, "trick": [], "tricks": [*state["tricks"], done], "taken": taken, "leader": winner, "turn": winner,
+    }  # fmt: skip
     if taken[team_of(winner)] == TRICKS_TO_WIN:
         return _apply_hand_end(new, team_of(winner))
     return new
 
 
-def _apply_hand_end(state: dict[str, Any], team: int) -> dict[str, Any]:
+def _apply_hand_end(state: State, team: int) -> State:
     hands_won = list(state["hands_won"])
     hands_won[team] += 1
     # Only counts and seats: the cards of this hand are shuffled into the
     # next deal, where most of them are hidden again.
-    last = {
+    last: LastHand = {
         "hand_no": state["hand_no"],
         "dealer": state["dealer"],
         "winner_team": team,
         "taken": state["taken"],
         "trick_winners": [t["winner"] for t in state["tricks"]],
     }
-    new = {**state, "hands_won": hands_won, "last_hand": last}
+    new: State = {**state, "hands_won": hands_won, "last_hand": last}
     if hands_won[team] >= state["target"]:
-        new["winner_team"] = team
-        return new
-    hand_no = state["hand_no"] + 1
-    new["hand_no"] = hand_no
-    new.update(_deal(state["seed"], hand_no, (state["dealer"] + 1) % SEATS))
-    return new
+        return {**new, "winner_team": team}
+    return _deal(new, state["hand_no"] + 1, (state["dealer"] + 1) % SEATS)
 
 
 # --- scoring ---------------------------------------------------------------
 
 
-def _scores(state: dict[str, Any]) -> list[int]:
+def _scores(state: State) -> list[int]:
     won = state["hands_won"]
     return [won[0], won[1], won[0], won[1]]
 
 
-def outcome(state: dict[str, Any]) -> dict[str, Any]:
+def outcome(state: State) -> dict[str, Any]:
     if not is_over(state):
         raise ValueError("The match is not over yet.")
-    scores = _scores(state)
+    scores, winner = _scores(state), state["winner_team"]
+    assert winner is not None
     team_places = cards.places_from_scores(state["hands_won"])
     return {
         "scores": scores,
         "places": [team_places[team_of(seat)] for seat in range(SEATS)],
-        "winner_team": state["winner_team"],
-        "winners": list(TEAMS[state["winner_team"]]),
+        "winner_team": winner,
+        "winners": list(TEAMS[winner]),
         "hands_won": list(state["hands_won"]),
         "hands_played": state["hand_no"] + 1,
     }
@@ -286,28 +347,17 @@ def outcome(state: dict[str, Any]) -> dict[str, Any]:
 # --- view ------------------------------------------------------------------
 
 
-def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
-    """Public table plus the seat's own hand; see the rules page for the list."""
-    if seat is not None and seat not in range(SEATS):
+def view(state: State, seat: int | None) -> dict[str, Any]:
+    """The public keys, what follows from them, and the seat's own hand."""
+    if seat is not None and (not cards.is_whole(seat) or seat not in range(SEATS)):
         raise ValueError(f"There is no seat {seat!r} at this table; the seats are 0 to 3.")
-    result: dict[str, Any] = {
-        "players": SEATS,
-        "hand_no": state["hand_no"],
-        "dealer": state["dealer"],
-        "to_act": to_act(state),
-        "scores": _scores(state),
-        "hands_won": list(state["hands_won"]),
-        "target": state["target"],
-        "teams": [list(t) for t in TEAMS],
-        "face_up": list(state["face_up"]),
-        "trump": state["trump"],
-        "hand_sizes": [len(h) for h in state["hands"]],
-        "leader": state["leader"],
-        "trick": [dict(p) for p in state["trick"]],
-        "tricks": [{**t, "cards": [dict(p) for p in t["cards"]]} for t in state["tricks"]],
-        "taken": list(state["taken"]),
-        "last_hand": _last_hand_view(state["last_hand"]),
-    }
+    result = cards.public_part(state, PUBLIC_FIELDS)
+    result.update(
+        to_act=to_act(state),
+        scores=_scores(state),
+        teams=[list(t) for t in TEAMS],
+        hand_sizes=[len(h) for h in state["hands"]],
+    )
     if seat is not None:
         result["seat"] = seat
         result["hand"] = list(state["hands"][seat])
@@ -316,13 +366,12 @@ def view(state: dict[str, Any], seat: int | None) -> dict[str, Any]:
     return result
 
 
-def _last_hand_view(last: dict[str, Any] | None) -> dict[str, Any] | None:
-    if last is None:
-        return None
-    return {**last, "taken": list(last["taken"]), "trick_winners": list(last["trick_winners"])}
+def state_from_view(view: dict[str, Any], private: dict[str, Any]) -> State:
+    """The full state from a seat's view plus ``private`` (exactly ``PRIVATE_FIELDS``, real or sampled)."""
+    return cast(State, cards.rebuild(view, private, PUBLIC_FIELDS, PRIVATE_FIELDS))
 
 
-def describe(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+def describe(state: State, seat: int, action: dict[str, Any]) -> str:
     """A played card is public the moment it lands, so the log may name it."""
     code = action.get("card") if isinstance(action, dict) else None
     if not isinstance(code, str) or code not in DECK:

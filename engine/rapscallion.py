@@ -16,15 +16,41 @@ Actions:
   or the face-down one with ``"card": "hidden"``. The last taker of a row that
   holds exactly one card left gets it without acting.
 
-Phases: ``side_bet``, ``bid``, ``take``, ``over``. The eleven rounds of a hand
-follow ``PLAN`` (``P`` a playing-card round, ``B`` a bidding-card round).
+Phases (``state["phase"]``); the eleven rounds of a hand follow ``PLAN``
+(``P`` a playing-card round, ``B`` a bidding-card round)::
+
+    deal --> side_bet (every seat, sealed)
+                |
+                v
+             bid (sealed; seats whose Rapscallions cancelled bid again)
+                |                              ^
+                v                              |
+             take (in bid order) --(next round of PLAN)
+                |
+                | after round 10
+                v
+             scoring --(someone has `target` points)--> over
+                |
+                +--> deal (the next hand)
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
-from engine.cards import RANKS, check_stacked_deck, french_deck, label, rng_for, shuffled
+from engine.cards import (
+    RANKS,
+    action_in,
+    check_stacked_deck,
+    french_deck,
+    is_whole,
+    json_copy,
+    label,
+    public_part,
+    rebuild,
+    rng_for,
+    shuffled,
+)
 from engine.cards import validate_options as check_schema
 from engine.errors import IllegalAction
 
@@ -41,8 +67,15 @@ HIDDEN = "hidden"
 RANK_VALUE = {rank: i for i, rank in enumerate(RANKS)}
 SUIT_RANK = {"C": 0, "D": 1, "H": 2, "S": 3}  # S > H > D > C, the digest's order
 CATEGORIES = (
-    "high card", "one pair", "two pair", "three of a kind", "straight",
-    "flush", "full house", "four of a kind", "straight flush",
+    "high card",
+    "one pair",
+    "two pair",
+    "three of a kind",
+    "straight",
+    "flush",
+    "full house",
+    "four of a kind",
+    "straight flush",
 )
 CATEGORY_POINTS = (0, 0, 0, 0, 5, 10, 15, 20, 20)
 BEST_HAND_POINTS = 20
@@ -58,12 +91,18 @@ PLAYING_DECK = french_deck()
 
 OPTIONS: list[dict[str, Any]] = [
     {
-        "name": "target", "type": "int", "default": 100, "min": 10, "max": 1000,
+        "name": "target",
+        "type": "int",
+        "default": 100,
+        "min": 10,
+        "max": 1000,
         "label": "Points to end the match",
         "help": "The match ends after a hand in which someone reaches this total.",
     },
     {
-        "name": "bidding_values", "type": "json", "default": DEFAULT_VALUES,
+        "name": "bidding_values",
+        "type": "json",
+        "default": DEFAULT_VALUES,
         "label": "Bidding card values",
         "help": "Three numbers per colour and twelve for the general deck, all different.",
     },
@@ -71,6 +110,7 @@ OPTIONS: list[dict[str, Any]] = [
 
 
 # --- card helpers -------------------------------------------------------------
+
 
 def is_rapscallion(code: str) -> bool:
     return code.startswith("R-")
@@ -184,6 +224,7 @@ def _keyed(category: int, five: list[str]) -> tuple[HandKey, list[str]]:
 
 # --- options and the state ------------------------------------------------------
 
+
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
     if isinstance(players, bool) or not isinstance(players, int) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise ValueError(f"Rapscallion is played by {MIN_PLAYERS} to {MAX_PLAYERS} players.")
@@ -226,50 +267,101 @@ def _check_numbers(values: Any, count: int, what: str) -> list[int]:
         or len(values) != count
         or not all(isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_BID_VALUE for v in values)
     ):
-        raise ValueError(f"Option 'bidding_values': {what} must be a list of {count} whole numbers from 1 to {MAX_BID_VALUE}.")
+        raise ValueError(
+            f"Option 'bidding_values': {what} must be a list of {count} whole numbers from 1 to {MAX_BID_VALUE}."
+        )
     return values
 
 
-def new_match(players: int, options: dict[str, Any] | None = None, seed: int | None = None) -> dict[str, Any]:
+class State(TypedDict):
+    players: int  # public
+    seed: int | str  # private: deals every later hand
+    options: dict[str, Any]  # private: holds the stacked decks; views show target and bidding_values
+    scores: list[int]  # public: match totals
+    history: list[list[int]]  # public: each finished hand's points per seat
+    hand_no: int  # public
+    colours: list[str]  # public: each seat's coloured set this hand
+    last_hand: dict[str, Any] | None  # public: the last showdown, as labels
+    phase: str  # public: side_bet, bid, take or over
+    round: int  # public: index into PLAN
+    stock: list[str]  # private: the playing cards still to come
+    bidding_stock: list[str]  # private: the general bidding cards still to come
+    hands: list[list[str]]  # private: each seat's playing cards
+    bidding: list[list[str]]  # private: each seat's bidding cards in hand
+    known: list[list[str]]  # public: cards each seat is known to hold (taken face up, returned), sorted
+    aside: list[list[str]]  # public: number cards bid this group, back at the next bidding-card round
+    spent: list[list[str]]  # public: Rapscallions used up this hand
+    side_bet: list[str | None]  # private: the sealed side bets (shown when the match is over)
+    sealed: list[str | None]  # private: this step's sealed bids
+    asked: list[int]  # public: seats asked to bid in this step ([] outside the bid phase)
+    final: list[str | None]  # public: each seat's deciding bid once revealed
+    reveals: list[list[str | None]]  # public: the bids turned over this round, step by step
+    centre: list[str]  # public: the face-up centre cards, then HIDDEN while the face-down one lies there
+    down: str | None  # private: the face-down centre card
+    order: list[int]  # public: the taking order, best bid first
+    taken: list[list[Any]]  # private: [seat, card, face_down] per take; views hide face-down cards from others
+    out: list[str]  # public: playing cards bid away in bidding-card rounds
+    discard: list[str]  # public: face-up centre cards left untaken
+    buried_cards: list[str]  # private: face-down playing cards left untaken
+    buried_bidding_cards: list[str]  # private: face-down bidding cards left untaken
+
+
+# Views are allow-lists: these keys are copied into every view as they are...
+PUBLIC_FIELDS: tuple[str, ...] = (
+    "players", "scores", "history", "hand_no", "colours", "last_hand", "phase", "round", "known", "aside",
+    "spent", "asked", "final", "reveals", "centre", "order", "out", "discard",
+)  # fmt: skip
+# ...and these never are; a view shows only what follows from them for its seat.
+PRIVATE_FIELDS: tuple[str, ...] = (
+    "seed", "options", "stock", "bidding_stock", "hands", "bidding", "side_bet", "sealed", "down", "taken",
+    "buried_cards", "buried_bidding_cards",
+)  # fmt: skip
+
+
+def new_match(players: int, options: dict[str, Any] | None = None, seed: int | None = None) -> State:
     opts = validate_options(players, options)
     seed = 0 if seed is None else seed
-    base = {
-        "players": players,
-        "seed": seed,
-        "options": opts,
-        "scores": [0] * players,
-        "history": [],
-        "hand_no": 0,
-        "colours": rng_for(seed, "colours").sample(list(COLOURS), players),
-        "last_hand": None,
-    }
-    return _start_hand(base, opts.get("deck"), opts.get("bidding_deck"))
+    colours = rng_for(seed, "colours").sample(list(COLOURS), players)
+    return _start_hand(players, seed, opts, [0] * players, [], 0, colours, None)
 
 
-def _start_hand(base: dict[str, Any], deck: list[str] | None, gdeck: list[str] | None) -> dict[str, Any]:
-    """Deal one playing card to each seat from seat 0 and hand out the coloured sets."""
-    n, hand_no, seed = base["players"], base["hand_no"], base["seed"]
-    values = base["options"]["bidding_values"]
+def _start_hand(
+    n: int,
+    seed: int | str,
+    options: dict[str, Any],
+    scores: list[int],
+    history: list[list[int]],
+    hand_no: int,
+    colours: list[str],
+    last_hand: dict[str, Any] | None,
+) -> State:
+    """Deal one playing card to each seat from seat 0 and hand out the coloured sets.
+
+    The stacked decks of the options are the first hand's; later hands shuffle from the seed.
+    """
+    values = options["bidding_values"]
+    deck = options.get("deck") if hand_no == 0 else None
+    gdeck = options.get("bidding_deck") if hand_no == 0 else None
     deck = list(deck) if deck else shuffled(PLAYING_DECK, seed, "hand", hand_no, "deck")
     gdeck = list(gdeck) if gdeck else shuffled(general_deck(values), seed, "hand", hand_no, "bidding")
-    state = dict(base)
-    state.update(
-        phase="side_bet", round=0, deck=deck[n:], gdeck=gdeck,
-        hands=[[deck[s]] for s in range(n)],
-        bidding=[colour_set(values, colour) for colour in base["colours"]],
-        known=[[] for _ in range(n)], aside=[[] for _ in range(n)], spent=[[] for _ in range(n)],
-        side_bet=[None] * n, sealed=[None] * n, asked=list(range(n)), final=[None] * n,
-        reveals=[], centre=[], down=None, order=[], takes=[],
-        out=[], discard=[], buried=[], buried_bidding=[],
-    )
-    return state
+    return {
+        "players": n, "seed": seed, "options": options, "scores": scores, "history": history,
+        "hand_no": hand_no, "colours": colours, "last_hand": last_hand,
+        "phase": "side_bet", "round": 0, "stock": deck[n:], "bidding_stock": gdeck,
+        "hands": [[deck[s]] for s in range(n)],
+        "bidding": [colour_set(values, colour) for colour in colours],
+        "known": [[] for _ in range(n)], "aside": [[] for _ in range(n)], "spent": [[] for _ in range(n)],
+        "side_bet": [None] * n, "sealed": [None] * n, "asked": [], "final": [None] * n,
+        "reveals": [], "centre": [], "down": None, "order": [], "taken": [],
+        "out": [], "discard": [], "buried_cards": [], "buried_bidding_cards": [],
+    }  # fmt: skip
 
 
-def _kind(state: dict[str, Any]) -> str:
+def _kind(state: State) -> str:
     return PLAN[state["round"]]
 
 
-def to_act(state: dict[str, Any]) -> list[int]:
+def to_act(state: State) -> list[int]:
     phase = state["phase"]
     if phase == "side_bet":
         return [s for s, card in enumerate(state["side_bet"]) if card is None]
@@ -277,40 +369,39 @@ def to_act(state: dict[str, Any]) -> list[int]:
         sealed = state["sealed"]
         return [s for s in state["asked"] if sealed[s] is None]
     if phase == "take":
-        return [state["order"][len(state["takes"])]]
+        return [state["order"][len(state["taken"])]]
     return []
 
 
-def is_over(state: dict[str, Any]) -> bool:
+def is_over(state: State) -> bool:
     return state["phase"] == "over"
 
 
-def hand_index(state: dict[str, Any]) -> int:
+def hand_index(state: State) -> int:
     return state["hand_no"]
 
 
 # --- legal actions ----------------------------------------------------------------
 
-def legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    if seat not in to_act(state):
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    if not is_whole(seat) or seat not in to_act(state):
         return []
     return _LEGAL[state["phase"]](state, seat)
 
 
-def _legal_side_bet(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def _legal_side_bet(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"type": "side_bet", "card": card} for card in state["bidding"][seat]]
 
 
-def _legal_bid(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def _legal_bid(state: State, seat: int) -> list[dict[str, Any]]:
     cards = state["bidding"][seat] if _kind(state) == "P" else state["hands"][seat]
     return [{"type": "bid", "card": card} for card in cards]
 
 
-def _legal_take(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    actions = [{"type": "take", "card": card} for card in state["centre"]]
-    if state["down"] is not None:
-        actions.append({"type": "take", "card": HIDDEN})
-    return actions
+def _legal_take(state: State, seat: int) -> list[dict[str, Any]]:
+    # The centre lists the face-down card as HIDDEN, so it is taken by that name.
+    return [{"type": "take", "card": card} for card in state["centre"]]
 
 
 _LEGAL = {"side_bet": _legal_side_bet, "bid": _legal_bid, "take": _legal_take}
@@ -318,29 +409,18 @@ _LEGAL = {"side_bet": _legal_side_bet, "bid": _legal_bid, "take": _legal_take}
 
 # --- apply ------------------------------------------------------------------------
 
-def apply(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    if not _is_legal(state, seat, action):
+
+def apply(state: State, seat: int, action: dict[str, Any]) -> State:
+    if not action_in(action, legal_actions(state, seat)):
         raise IllegalAction(_refusal(state, seat, action))
     return _APPLY[state["phase"]](state, seat, action["card"])
 
 
-def _is_legal(state: dict[str, Any], seat: int, action: Any) -> bool:
-    """The same answer as ``action in legal_actions(state, seat)``, without building the list."""
-    phase = state["phase"]
-    if type(action) is not dict or len(action) != 2 or action.get("type") != phase or seat not in to_act(state):
-        return False
-    card = action.get("card")
-    if phase == "take":
-        return card in state["centre"] or (card == HIDDEN and state["down"] is not None)
-    if phase == "bid" and _kind(state) == "B":
-        return card in state["hands"][seat]
-    return card in state["bidding"][seat]
-
-
-def _refusal(state: dict[str, Any], seat: Any, action: Any) -> str:
+def _refusal(state: State, seat: Any, action: Any) -> str:
+    """Why an action that is not in ``legal_actions`` was refused, for the player."""
     if is_over(state):
         return "The match is over."
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state["players"]:
+    if not is_whole(seat) or not 0 <= seat < state["players"]:
         return f"There is no seat {seat!r} at this table."
     if seat not in to_act(state):
         return "It is not your turn: the table is waiting for someone else."
@@ -369,7 +449,7 @@ def _without(lists: list[list[str]], seat: int, card: str) -> list[list[str]]:
 
 def _with(lists: list[list[str]], seat: int, card: str) -> list[list[str]]:
     result = list(lists)
-    result[seat] = lists[seat] + [card]
+    result[seat] = [*lists[seat], card]
     return result
 
 
@@ -379,53 +459,61 @@ def _replaced(items: list[Any], index: int, value: Any) -> list[Any]:
     return result
 
 
-def _apply_side_bet(state: dict[str, Any], seat: int, card: str) -> dict[str, Any]:
-    new = dict(state)
-    new["bidding"] = _without(state["bidding"], seat, card)
-    new["side_bet"] = _replaced(state["side_bet"], seat, card)
+def _apply_side_bet(state: State, seat: int, card: str) -> State:
+    new: State = {
+        **state,
+        "bidding": _without(state["bidding"], seat, card),
+        "side_bet": _replaced(state["side_bet"], seat, card),
+    }
     if None in new["side_bet"]:
         return new
     return _begin_round(new, 0)
 
 
-def _apply_bid(state: dict[str, Any], seat: int, card: str) -> dict[str, Any]:
-    new = dict(state)
-    source = "bidding" if _kind(state) == "P" else "hands"
-    new[source] = _without(state[source], seat, card)
-    new["sealed"] = _replaced(state["sealed"], seat, card)
+def _apply_bid(state: State, seat: int, card: str) -> State:
+    new: State = {**state, "sealed": _replaced(state["sealed"], seat, card)}
+    if _kind(state) == "P":
+        new["bidding"] = _without(state["bidding"], seat, card)
+    else:
+        new["hands"] = _without(state["hands"], seat, card)
     if any(new["sealed"][s] is None for s in new["asked"]):
         return new
     return _reveal(new)
 
 
-def _reveal(state: dict[str, Any]) -> dict[str, Any]:
+def _reveal(state: State) -> State:
     """Every sealed bid of this step is in: turn them all over at once."""
     sealed, n = state["sealed"], state["players"]
-    state["reveals"] = state["reveals"] + [list(sealed)]
-    state["sealed"] = [None] * n
-    state["known"] = [[c for c in known if c != sealed[s]] for s, known in enumerate(state["known"])]
+    new: State = {
+        **state,
+        "reveals": [*state["reveals"], list(sealed)],
+        "sealed": [None] * n,
+        "known": [[c for c in known if c != sealed[s]] for s, known in enumerate(state["known"])],
+    }
     if _kind(state) == "B":
-        state["out"] = state["out"] + [card for card in sealed if card is not None]
-        state["final"] = list(sealed)
-        return _begin_taking(state)
-    return _settle_rapscallions(state, sealed)
+        new["out"] = state["out"] + [card for card in sealed if card is not None]
+        new["final"] = list(sealed)
+        return _begin_taking(new)
+    return _settle_rapscallions(new, sealed)
 
 
-def _settle_rapscallions(state: dict[str, Any], sealed: list[str | None]) -> dict[str, Any]:
+def _settle_rapscallions(state: State, sealed: list[str | None]) -> State:
     """Two or more Rapscallions cancel and those seats bid again; every one is used up."""
     asked, n = state["asked"], state["players"]
-    raps = [s for s in asked if is_rapscallion(sealed[s])]
+    raps = [s for s in asked if is_rapscallion(cast(str, sealed[s]))]
     cancelled = raps if len(raps) >= 2 else []
     numbers = [s for s in asked if s not in raps]
-    state["spent"] = [cards + [sealed[s]] if s in raps else cards for s, cards in enumerate(state["spent"])]
-    state["aside"] = [cards + [sealed[s]] if s in numbers else cards for s, cards in enumerate(state["aside"])]
-    state["final"] = [sealed[s] if s in asked and s not in cancelled else state["final"][s] for s in range(n)]
+    new: State = {
+        **state,
+        "spent": [[*cards, cast(str, sealed[s])] if s in raps else cards for s, cards in enumerate(state["spent"])],
+        "aside": [[*cards, cast(str, sealed[s])] if s in numbers else cards for s, cards in enumerate(state["aside"])],
+        "final": [sealed[s] if s in asked and s not in cancelled else state["final"][s] for s in range(n)],
+    }
     # A cancelled seat with no bidding card left cannot re-bid: it chooses last.
     rebid = [s for s in cancelled if state["bidding"][s]]
     if rebid:
-        state["asked"] = rebid
-        return state
-    return _begin_taking(state)
+        return {**new, "asked": rebid}
+    return _begin_taking(new)
 
 
 def bid_rank(code: str | None, seat: int) -> tuple[int, int]:
@@ -441,76 +529,83 @@ def bid_rank(code: str | None, seat: int) -> tuple[int, int]:
     return 1, rank * 4 + suit
 
 
-def _begin_taking(state: dict[str, Any]) -> dict[str, Any]:
+def _begin_taking(state: State) -> State:
     final = state["final"]
-    state["order"] = sorted(range(state["players"]), key=lambda s: bid_rank(final[s], s), reverse=True)
-    state["phase"] = "take"
-    state["takes"] = []
-    return state
+    order = sorted(range(state["players"]), key=lambda s: bid_rank(final[s], s), reverse=True)
+    return {**state, "order": order, "phase": "take", "taken": [], "asked": []}
 
 
-def _apply_take(state: dict[str, Any], seat: int, card: str) -> dict[str, Any]:
-    new = dict(state)
+def _apply_take(state: State, seat: int, card: str) -> State:
     face_down = card == HIDDEN
-    code = state["down"] if face_down else card
+    code = cast(str, state["down"]) if face_down else card
+    new: State = {
+        **state,
+        "centre": [c for c in state["centre"] if c != card],
+        "taken": [*state["taken"], [seat, code, face_down]],
+    }
     if face_down:
         new["down"] = None
     else:
-        new["centre"] = [c for c in state["centre"] if c != card]
-        new["known"] = _replaced(state["known"], seat, sorted(state["known"][seat] + [code]))
-    target = "hands" if _kind(state) == "P" else "bidding"
-    new[target] = _with(state[target], seat, code)
-    new["takes"] = state["takes"] + [[seat, code, face_down]]
-    left = len(new["centre"]) + (new["down"] is not None)
-    if len(new["takes"]) == state["players"]:
+        new["known"] = _replaced(state["known"], seat, sorted([*state["known"][seat], code]))
+    if _kind(state) == "P":
+        new["hands"] = _with(state["hands"], seat, code)
+    else:
+        new["bidding"] = _with(state["bidding"], seat, code)
+    if len(new["taken"]) == state["players"]:
         return _end_round(new)
-    if len(new["takes"]) == state["players"] - 1 and left == 1:
+    if len(new["taken"]) == state["players"] - 1 and len(new["centre"]) == 1:
         # The last taker has no choice: a table would just hand them the card.
-        last = new["order"][-1]
-        return _apply_take(new, last, new["centre"][0] if new["centre"] else HIDDEN)
+        return _apply_take(new, new["order"][-1], new["centre"][0])
     return new
 
 
-def _end_round(state: dict[str, Any]) -> dict[str, Any]:
-    kind = _kind(state)
-    state["discard"] = state["discard"] + state["centre"]
-    if state["down"] is not None:
-        pile = "buried" if kind == "P" else "buried_bidding"
-        state[pile] = state[pile] + [state["down"]]
-    state["centre"], state["down"] = [], None
+def _end_round(state: State) -> State:
+    kind, down = _kind(state), state["down"]
+    new: State = {
+        **state,
+        "discard": state["discard"] + [c for c in state["centre"] if c != HIDDEN],
+        "centre": [],
+        "down": None,
+    }
+    if down is not None and kind == "P":
+        new["buried_cards"] = [*state["buried_cards"], down]
+    elif down is not None:
+        new["buried_bidding_cards"] = [*state["buried_bidding_cards"], down]
     if kind == "B":
         aside = state["aside"]
-        state["bidding"] = [cards + aside[s] for s, cards in enumerate(state["bidding"])]
-        state["known"] = [sorted(cards + aside[s]) for s, cards in enumerate(state["known"])]
-        state["aside"] = [[] for _ in aside]
+        new["bidding"] = [cards + aside[s] for s, cards in enumerate(state["bidding"])]
+        new["known"] = [sorted(cards + aside[s]) for s, cards in enumerate(state["known"])]
+        new["aside"] = [[] for _ in aside]
     if state["round"] == LAST_ROUND:
-        return _score(state)
-    return _begin_round(state, state["round"] + 1)
+        return _score(new)
+    return _begin_round(new, state["round"] + 1)
 
 
-def _begin_round(state: dict[str, Any], number: int) -> dict[str, Any]:
+def _begin_round(state: State, number: int) -> State:
     n = state["players"]
-    state.update(
-        phase="bid", round=number, asked=list(range(n)), sealed=[None] * n, final=[None] * n,
-        reveals=[], order=[], takes=[],
-    )
     size = n + 1 if n == 2 else n
+    new: State = {
+        **state,
+        "phase": "bid", "round": number, "asked": list(range(n)), "sealed": [None] * n, "final": [None] * n,
+        "reveals": [], "order": [], "taken": [],
+    }  # fmt: skip
     if PLAN[number] == "B":
-        row, state["gdeck"] = state["gdeck"][:size], state["gdeck"][size:]
+        row, new["bidding_stock"] = state["bidding_stock"][:size], state["bidding_stock"][size:]
     else:
+        stock = state["stock"]
         if n == 6 and number == SIX_PLAYER_RESHUFFLE_ROUND:
-            pile = state["deck"] + state["out"]
-            state["deck"] = shuffled(pile, state["seed"], "hand", state["hand_no"], "reshuffle")
-            state["out"] = []
-        row, state["deck"] = state["deck"][:size], state["deck"][size:]
-    state["centre"], state["down"] = row[:-1], row[-1]
-    return state
+            stock = shuffled(stock + state["out"], state["seed"], "hand", state["hand_no"], "reshuffle")
+            new["out"] = []
+        row, new["stock"] = stock[:size], stock[size:]
+    new["centre"], new["down"] = [*row[:-1], HIDDEN], row[-1]
+    return new
 
 
 _APPLY = {"side_bet": _apply_side_bet, "bid": _apply_bid, "take": _apply_take}
 
 
 # --- scoring ------------------------------------------------------------------------
+
 
 def side_bet_winner(bets: list[str | None]) -> int | None:
     """A lone Rapscallion wins; two or more cancel and the highest number wins."""
@@ -542,22 +637,21 @@ def score_hand(hands: list[list[str]], side_bets: list[str | None], bidding: lis
     return rows
 
 
-def _score(state: dict[str, Any]) -> dict[str, Any]:
+def _score(state: State) -> State:
     rows = score_hand(state["hands"], state["side_bet"], state["bidding"])
     totals = [row["total"] for row in rows]
-    state["scores"] = [a + b for a, b in zip(state["scores"], totals)]
-    state["history"] = state["history"] + [totals]
-    state["last_hand"] = _showdown(state, rows)
-    if max(state["scores"]) >= state["options"]["target"]:
-        state["phase"] = "over"
-        return state
-    base = {key: state[key] for key in ("players", "seed", "options", "scores", "history", "last_hand")}
-    base["hand_no"] = state["hand_no"] + 1
-    base["colours"] = state["colours"][-1:] + state["colours"][:-1]  # each set passes to the next seat
-    return _start_hand(base, None, None)
+    scores = [a + b for a, b in zip(state["scores"], totals, strict=True)]
+    history = [*state["history"], totals]
+    last_hand = _showdown(state, rows)
+    if max(scores) >= state["options"]["target"]:
+        return {**state, "scores": scores, "history": history, "last_hand": last_hand, "phase": "over"}
+    colours = state["colours"][-1:] + state["colours"][:-1]  # each set passes to the next seat
+    return _start_hand(
+        state["players"], state["seed"], state["options"], scores, history, state["hand_no"] + 1, colours, last_hand
+    )
 
 
-def _showdown(state: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _showdown(state: State, rows: list[dict[str, Any]]) -> dict[str, Any]:
     """The hand's result as the table saw it. Labels, not codes: after the next
     deal these codes name cards that a seat may not see."""
     return {
@@ -565,77 +659,64 @@ def _showdown(state: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, An
         "side_bet_winner": side_bet_winner(state["side_bet"]),
         "seats": [
             {
-                "category": row["category"], "five": [card_label(c) for c in row["five"]],
-                "side_bet": card_label(state["side_bet"][s]), "points": row["points"], "total": row["total"],
+                "category": row["category"],
+                "five": [card_label(c) for c in row["five"]],
+                "side_bet": card_label(cast(str, state["side_bet"][s])),  # every seat has bet by now
+                "points": row["points"],
+                "total": row["total"],
             }
             for s, row in enumerate(rows)
         ],
     }
 
 
-def places(state: dict[str, Any]) -> list[int]:
+def places(state: State) -> list[int]:
     """Highest total first; ties go to the last hand's points, then the hand before."""
     history = state["history"]
     keys = [(total, *[hand[s] for hand in reversed(history)]) for s, total in enumerate(state["scores"])]
     return [1 + sum(1 for other in keys if other > mine) for mine in keys]
 
 
-def outcome(state: dict[str, Any]) -> dict[str, Any]:
+def outcome(state: State) -> dict[str, Any]:
     if not is_over(state):
         raise ValueError("The match is not over yet.")
     return {
         "scores": list(state["scores"]),
         "places": places(state),
         "hands": [list(hand) for hand in state["history"]],
-        "last_hand": state["last_hand"],
+        "last_hand": json_copy(state["last_hand"]),
     }
 
 
 # --- views ----------------------------------------------------------------------------
 
-def view(state: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
-    """What ``seat`` may see (None: a spectator). Lists of the state are shared,
-    not copied: states are never changed in place, and views are only read."""
+
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    """What ``seat`` may see (None: a spectator): the public keys, copied, and
+    what the seat may know of the private ones."""
+    if seat is not None and (not is_whole(seat) or not 0 <= seat < state["players"]):
+        raise ValueError(f"There is no seat {seat!r} at this table.")
     over = state["phase"] == "over"
-    sealed = state["sealed"]
-    result: dict[str, Any] = {
-        "players": state["players"],
-        "hand_no": state["hand_no"],
-        "target": state["options"]["target"],
-        "bidding_values": state["options"]["bidding_values"],
-        "to_act": to_act(state),
-        "scores": state["scores"],
-        "history": state["history"],
-        "colours": state["colours"],
-        "phase": state["phase"],
-        "round": state["round"],
-        "round_kind": "playing" if PLAN[state["round"]] == "P" else "bidding",
-        "centre": state["centre"] + [HIDDEN] if state["down"] is not None else state["centre"],
-        "asked": state["asked"] if state["phase"] == "bid" else [],
-        "bids": [card if card is None or s == seat else "sealed" for s, card in enumerate(sealed)],
-        "side_bets": [
-            card if card is None or s == seat or over else "placed" for s, card in enumerate(state["side_bet"])
-        ],
-        "reveals": state["reveals"],
-        "final": state["final"],
-        "order": state["order"],
-        "takes": [_shown_take(take, seat) for take in state["takes"]],
-        "known": state["known"],  # kept sorted: the order taken is not shown
-        "holding": _holding(state),
-        "aside": state["aside"],
-        "spent": state["spent"],
-        "out": state["out"],
-        "discard": state["discard"],
-        "buried": len(state["buried"]),
-        "buried_bidding": len(state["buried_bidding"]),
-        "deck": len(state["deck"]),
-        "bidding_deck": len(state["gdeck"]),
-        "last_hand": state["last_hand"],
-    }
+    result = public_part(state, PUBLIC_FIELDS)
+    options = state["options"]
+    result.update(
+        target=options["target"],
+        bidding_values=json_copy(options["bidding_values"]),
+        to_act=to_act(state),
+        round_kind="playing" if PLAN[state["round"]] == "P" else "bidding",
+        bids=[card if card is None or s == seat else "sealed" for s, card in enumerate(state["sealed"])],
+        side_bets=[card if card is None or s == seat or over else "placed" for s, card in enumerate(state["side_bet"])],
+        takes=[_shown_take(take, seat) for take in state["taken"]],
+        holding=_holding(state),
+        buried=len(state["buried_cards"]),
+        buried_bidding=len(state["buried_bidding_cards"]),
+        deck=len(state["stock"]),
+        bidding_deck=len(state["bidding_stock"]),
+    )
     if seat is not None:
         result["seat"] = seat
-        result["hand"] = state["hands"][seat]
-        result["bidding_cards"] = state["bidding"][seat]
+        result["hand"] = list(state["hands"][seat])
+        result["bidding_cards"] = list(state["bidding"][seat])
     if over:
         result["outcome"] = outcome(state)
     return result
@@ -646,16 +727,21 @@ def _shown_take(take: list[Any], seat: int | None) -> dict[str, Any]:
     return {"seat": taker, "card": HIDDEN if face_down and taker != seat else card, "face_down": face_down}
 
 
-def _holding(state: dict[str, Any]) -> list[list[int]]:
+def _holding(state: State) -> list[list[int]]:
     """[playing, bidding] cards per seat; a sealed bid still counts, so the count tells nothing about it."""
-    result = [[len(hand), len(bidding)] for hand, bidding in zip(state["hands"], state["bidding"])]
+    result = [[len(hand), len(bidding)] for hand, bidding in zip(state["hands"], state["bidding"], strict=True)]
     for seat, sealed in enumerate(state["sealed"]):
         if sealed is not None:
             result[seat][0 if is_playing(sealed) else 1] += 1
     return result
 
 
-def describe(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+def state_from_view(view: dict[str, Any], private: dict[str, Any]) -> State:
+    """The full state from a seat's view plus ``private`` (exactly ``PRIVATE_FIELDS``, real or sampled)."""
+    return cast(State, rebuild(view, private, PUBLIC_FIELDS, PRIVATE_FIELDS))
+
+
+def describe(state: State, seat: int, action: dict[str, Any]) -> str:
     kind, card = action.get("type"), action.get("card")
     if kind == "side_bet":
         return "placed a side bet"
@@ -663,6 +749,6 @@ def describe(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
         return "placed a sealed bid"
     if kind == "take" and card == HIDDEN:
         return "took the face-down card" if _kind(state) == "P" else "took the face-down bidding card"
-    if kind == "take":
+    if kind == "take" and isinstance(card, str):
         return f"took {card_label(card)}"
     return "did something unexpected"

@@ -12,22 +12,32 @@ Actions:
 - ``{"type": "pass"}``: rentz mini-game only, and only when no card of the
   hand can be played to the layout.
 
-Phases: ``choose`` (the dealer picks), ``tricks`` (the four penalty games),
-``layout`` (rentz), ``over``. Play goes to the next seat, ``(seat + 1) % 4``.
+Phases (``state["phase"]``); play goes to the next seat, ``(seat + 1) % 4``::
+
+    deal --> choose --(acool, diamonds, king_of_hearts, queens)--> tricks --+
+               |                                                            |
+               +--(rentz)--> layout --(three seats out)--------------------+
+                                                                            |
+    hand end: the next hand is dealt (choose again) ... after 20 hands: over
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from engine.cards import (
     RANKS,
     SUIT_NAMES,
     SUITS,
+    action_in,
     check_stacked_deck,
     french_deck,
+    is_whole,
+    json_copy,
     label,
     places_from_scores,
+    public_part,
+    rebuild,
     shuffled,
 )
 from engine.cards import validate_options as check_schema
@@ -164,7 +174,9 @@ def _check_points(points: Any) -> dict[str, Any]:
         raise ValueError("Option 'points' must be a dictionary of mini-game names to point values.")
     unknown = sorted(set(points) - set(DEFAULT_POINTS))
     if unknown:
-        raise ValueError(f"Option 'points' names {unknown[0]!r}, which is not a mini-game; the mini-games are: {', '.join(MINI_GAMES)}.")
+        raise ValueError(
+            f"Option 'points' names {unknown[0]!r}, which is not a mini-game; the mini-games are: {', '.join(MINI_GAMES)}."
+        )
     full = {**DEFAULT_POINTS, "rentz": list(DEFAULT_POINTS["rentz"])}
     for game, value in points.items():
         if game == "rentz":
@@ -190,10 +202,48 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def new_match(players: int, options: dict[str, Any] | None = None, seed: int | str | None = None) -> dict[str, Any]:
+class Trick(TypedDict):
+    leader: int
+    winner: int
+    cards: list[str]
+
+
+class State(TypedDict):
+    players: int  # public: always 4
+    seed: int | str  # private: deals every later hand
+    options: dict[str, Any]  # public: points and end_when_decided (never the stacked deck)
+    scores: list[int]  # public: match totals per seat
+    history: list[dict[str, Any]]  # public: each finished hand's game and points
+    remaining: list[str]  # public: the mini-games this dealer has still to choose
+    hand_no: int  # public: 0..19
+    dealer: int  # public
+    phase: str  # public: choose, tricks, layout or over
+    game: str | None  # public: this hand's mini-game once chosen
+    turn: int | None  # public: whose action is awaited (None when over)
+    leader: int  # public: who led the current trick
+    hands: list[list[str]]  # private: each seat sees only its own
+    trick_cards: list[str]  # public: the current trick's cards, from the leader on
+    tricks: list[Trick]  # public: this hand's finished tricks
+    rows: dict[str, list[int] | None]  # public: the layout, [low, high] rank indexes per suit
+    out: list[int]  # public: seats out of cards in the layout game, in order
+    lacks: list[dict[str, str]]  # public: ranks per suit each seat has shown it lacks
+    tricks_taken: list[int]  # public: per seat, this hand
+    penalties: list[list[str]]  # public: penalty cards each seat has taken this hand
+
+
+# Views are allow-lists: these keys are copied into every view as they are...
+PUBLIC_FIELDS: tuple[str, ...] = (
+    "players", "options", "scores", "history", "remaining", "hand_no", "dealer", "phase", "game",
+    "turn", "leader", "trick_cards", "tricks", "rows", "out", "lacks", "tricks_taken", "penalties",
+)  # fmt: skip
+# ...and these never are (a seat's own hand is added to its view apart).
+PRIVATE_FIELDS: tuple[str, ...] = ("seed", "hands")
+
+
+def new_match(players: int, options: dict[str, Any] | None = None, seed: int | str | None = None) -> State:
     opts = validate_options(players, options)
     seed = 0 if seed is None else seed
-    state: dict[str, Any] = {
+    state: State = {
         "players": SEATS,
         "seed": seed,
         # The stacked deck is the first hand's secret, so it never enters the state.
@@ -201,64 +251,68 @@ def new_match(players: int, options: dict[str, Any] | None = None, seed: int | s
         "scores": [0] * SEATS,
         "history": [],
         "remaining": list(MINI_GAMES),
-    }
+        # The deal below fills in the hand's own keys.
+        "hand_no": 0, "dealer": 0, "phase": "choose", "game": None, "turn": 0, "leader": 0,
+        "hands": [], "trick_cards": [], "tricks": [], "rows": {}, "out": [], "lacks": [],
+        "tricks_taken": [], "penalties": [],
+    }  # fmt: skip
     return _deal(state, 0, opts.get("deck"))
 
 
-def _deal(state: dict[str, Any], hand_no: int, deck: list[str] | None = None) -> dict[str, Any]:
+def _deal(state: State, hand_no: int, deck: list[str] | None = None) -> State:
     """A fresh hand: the dealer's ``hand_no % 5``-th deal; cards go one at a time from the dealer's left."""
     dealer = hand_no // HANDS_PER_DEALER
     cards = deck if deck is not None else shuffled(DECK, state["seed"], "hand", hand_no)
-    new = dict(state)
-    new.update(
-        hand_no=hand_no,
-        dealer=dealer,
-        phase="choose",
-        game=None,
-        turn=dealer,
-        leader=dealer,
-        hands=[_sorted_hand(cards[(seat - dealer - 1) % SEATS :: SEATS]) for seat in range(SEATS)],
-        trick=[],
-        tricks=[],
-        layout={suit: None for suit in SUITS},
-        out=[],
-        lacks=[{} for _ in range(SEATS)],
-        tricks_taken=[0] * SEATS,
-        penalties=[[] for _ in range(SEATS)],
-    )
-    if hand_no % HANDS_PER_DEALER == 0:
-        new["remaining"] = list(MINI_GAMES)
-    return new
+    fresh_dealer = hand_no % HANDS_PER_DEALER == 0
+    return {
+        **state,
+        "hand_no": hand_no,
+        "dealer": dealer,
+        "phase": "choose",
+        "game": None,
+        "turn": dealer,
+        "leader": dealer,
+        "hands": [_sorted_hand(cards[(seat - dealer - 1) % SEATS :: SEATS]) for seat in range(SEATS)],
+        "trick_cards": [],
+        "tricks": [],
+        "rows": dict.fromkeys(SUITS),
+        "out": [],
+        "lacks": [{} for _ in range(SEATS)],
+        "tricks_taken": [0] * SEATS,
+        "penalties": [[] for _ in range(SEATS)],
+        "remaining": list(MINI_GAMES) if fresh_dealer else state["remaining"],
+    }
 
 
-def to_act(state: dict[str, Any]) -> list[int]:
-    return [] if state["phase"] == "over" else [state["turn"]]
+def to_act(state: State) -> list[int]:
+    turn = state["turn"]
+    return [] if turn is None else [turn]
 
 
-def is_over(state: dict[str, Any]) -> bool:
+def is_over(state: State) -> bool:
     return state["phase"] == "over"
 
 
-def hand_index(state: dict[str, Any]) -> int:
+def hand_index(state: State) -> int:
     return state["hand_no"]
 
 
 # --- legal actions -------------------------------------------------------------
 
 
-def legal_actions(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    if state["phase"] == "over" or seat != state["turn"]:
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+    if state["phase"] == "over" or not is_whole(seat) or seat != state["turn"]:
         return []
     return _LEGAL[state["phase"]](state, seat)
 
 
-def _legal_choose(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def _legal_choose(state: State, seat: int) -> list[dict[str, Any]]:
     return [{"type": "choose", "game": game} for game in state["remaining"]]
 
 
-def _legal_tricks(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
+def _legal_tricks(state: State, seat: int) -> list[dict[str, Any]]:
     hand = state["hands"][seat]
-    trick = state["trick"]
+    trick = state["trick_cards"]
     if trick:
         led = trick[0][1]
         follow = [card for card in hand if card[1] == led]
@@ -267,9 +321,9 @@ def _legal_tricks(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return [{"type": "play", "card": card} for card in hand]
 
 
-def _legal_layout(state: dict[str, Any], seat: int) -> list[dict[str, Any]]:
-    layout = state["layout"]
-    plays = [{"type": "play", "card": card} for card in state["hands"][seat] if layout_playable(layout, card)]
+def _legal_layout(state: State, seat: int) -> list[dict[str, Any]]:
+    rows = state["rows"]
+    plays = [{"type": "play", "card": card} for card in state["hands"][seat] if layout_playable(rows, card)]
     return plays or [{"type": "pass"}]
 
 
@@ -279,18 +333,18 @@ _LEGAL = {"choose": _legal_choose, "tricks": _legal_tricks, "layout": _legal_lay
 # --- apply -----------------------------------------------------------------------
 
 
-def apply(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+def apply(state: State, seat: int, action: dict[str, Any]) -> State:
     """The state after ``seat`` takes ``action``; IllegalAction (state untouched) otherwise."""
-    legal = legal_actions(state, seat)
-    if action not in legal:
+    if not action_in(action, legal_actions(state, seat)):
         raise IllegalAction(_why_illegal(state, seat, action))
     return _APPLY[state["phase"]](state, seat, action)
 
 
-def _why_illegal(state: dict[str, Any], seat: Any, action: Any) -> str:
+def _why_illegal(state: State, seat: Any, action: Any) -> str:
+    """Why an action that is not in ``legal_actions`` was refused, for the player."""
     if state["phase"] == "over":
         return "The match is over."
-    if seat != state["turn"]:
+    if seat != state["turn"] or not is_whole(seat):
         return f"It is not your turn: seat {state['turn']} is to act."
     if not isinstance(action, dict) or action.get("type") not in ("choose", "play", "pass"):
         return "That is not a Rentz action: the actions are choose, play and pass."
@@ -307,7 +361,7 @@ def _why_illegal(state: dict[str, Any], seat: Any, action: Any) -> str:
     return _why_not_layout(state, seat, action)
 
 
-def _why_not_choose(state: dict[str, Any], action: dict[str, Any]) -> str:
+def _why_not_choose(state: State, action: dict[str, Any]) -> str:
     if action["type"] != "choose":
         return "The dealer must first choose the mini-game for this hand."
     game = action["game"]
@@ -316,16 +370,16 @@ def _why_not_choose(state: dict[str, Any], action: dict[str, Any]) -> str:
     return f"You have already dealt {MINI_TITLES[game]}; choose one of: {', '.join(state['remaining'])}."
 
 
-def _why_not_trick(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+def _why_not_trick(state: State, seat: int, action: dict[str, Any]) -> str:
     if action["type"] == "pass":
         return "You cannot pass in a trick-taking game: play a card."
     if action["card"] not in state["hands"][seat]:
         return "You do not hold that card."
-    led = state["trick"][0][1]
+    led = state["trick_cards"][0][1]
     return f"You must follow suit: you hold {SUIT_NAMES[led]}."
 
 
-def _why_not_layout(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+def _why_not_layout(state: State, seat: int, action: dict[str, Any]) -> str:
     if action["type"] == "pass":
         return "You may pass only when you cannot play; you have a card that fits the layout."
     if action["card"] not in state["hands"][seat]:
@@ -333,22 +387,23 @@ def _why_not_layout(state: dict[str, Any], seat: int, action: dict[str, Any]) ->
     return f"{label(action['card'])} does not fit the layout: play a Jack or a card next to the end of its suit's row."
 
 
-def _apply_choose(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+def _apply_choose(state: State, seat: int, action: dict[str, Any]) -> State:
     game = action["game"]
-    new = dict(state)
-    new["game"] = game
-    new["remaining"] = [g for g in state["remaining"] if g != game]
-    new["phase"] = "layout" if game == "rentz" else "tricks"
-    return new
+    return {
+        **state,
+        "game": game,
+        "remaining": [g for g in state["remaining"] if g != game],
+        "phase": "layout" if game == "rentz" else "tricks",
+    }
 
 
-def _without(state: dict[str, Any], seat: int, card: str) -> list[list[str]]:
+def _without(state: State, seat: int, card: str) -> list[list[str]]:
     hands = list(state["hands"])
     hands[seat] = [c for c in hands[seat] if c != card]
     return hands
 
 
-def _with_lacks(state: dict[str, Any], seat: int, ranks_by_suit: dict[str, str]) -> list[dict[str, str]]:
+def _with_lacks(state: State, seat: int, ranks_by_suit: dict[str, str]) -> list[dict[str, str]]:
     """Record public knowledge: ``seat`` holds none of these ranks (a revoke-free void or a pass)."""
     lacks = list(state["lacks"])
     mine = dict(lacks[seat])
@@ -359,38 +414,43 @@ def _with_lacks(state: dict[str, Any], seat: int, ranks_by_suit: dict[str, str])
     return lacks
 
 
-def _apply_tricks(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
+def _apply_tricks(state: State, seat: int, action: dict[str, Any]) -> State:
     card = action["card"]
-    new = dict(state)
-    new["hands"] = _without(state, seat, card)
-    trick = state["trick"] + [card]
+    trick = [*state["trick_cards"], card]
+    new: State = {**state, "hands": _without(state, seat, card), "trick_cards": trick, "turn": (seat + 1) % SEATS}
     if card[1] != trick[0][1]:
         new["lacks"] = _with_lacks(state, seat, {trick[0][1]: RANKS})
     if len(trick) < SEATS:
-        new["trick"] = trick
-        new["turn"] = (seat + 1) % SEATS
         return new
-    return _complete_trick(new, trick)
+    return _complete_trick(new)
 
 
-def _complete_trick(new: dict[str, Any], trick: list[str]) -> dict[str, Any]:
-    winner = trick_winner(new["leader"], trick)
-    record = {"leader": new["leader"], "winner": winner, "cards": trick}
-    new["tricks"] = new["tricks"] + [record]
-    new["trick"] = []
-    new["leader"] = new["turn"] = winner
-    taken = new["tricks_taken"] = list(new["tricks_taken"])
+def _complete_trick(state: State) -> State:
+    trick = state["trick_cards"]
+    winner = trick_winner(state["leader"], trick)
+    record: Trick = {"leader": state["leader"], "winner": winner, "cards": trick}
+    taken = list(state["tricks_taken"])
     taken[winner] += 1
-    caught = [c for c in trick if is_penalty(new["game"], c)]
+    penalties = list(state["penalties"])
+    caught = [c for c in trick if is_penalty(state["game"], c)]
     if caught:
-        penalties = new["penalties"] = list(new["penalties"])
         penalties[winner] = penalties[winner] + caught
+    new: State = {
+        **state,
+        "tricks": [*state["tricks"], record],
+        "trick_cards": [],
+        "leader": winner,
+        "turn": winner,
+        "tricks_taken": taken,
+        "penalties": penalties,
+    }
     if _trick_hand_over(new):
-        return _end_hand(new, trick_points(new["game"], new["tricks_taken"], new["penalties"], new["options"]["points"]))
+        game = cast(str, new["game"])
+        return _end_hand(new, trick_points(game, taken, penalties, new["options"]["points"]))
     return new
 
 
-def _trick_hand_over(state: dict[str, Any]) -> bool:
+def _trick_hand_over(state: State) -> bool:
     tricks, game = state["tricks"], state["game"]
     if len(tricks) == HAND_SIZE:
         return True
@@ -401,22 +461,19 @@ def _trick_hand_over(state: dict[str, Any]) -> bool:
     return False
 
 
-def _apply_layout(state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
-    new = dict(state)
+def _apply_layout(state: State, seat: int, action: dict[str, Any]) -> State:
     if action["type"] == "pass":
-        new["lacks"] = _with_lacks(state, seat, layout_ends(state["layout"]))
-        new["turn"] = _next_in(seat, state["out"])
-        return new
+        lacks = _with_lacks(state, seat, layout_ends(state["rows"]))
+        return {**state, "lacks": lacks, "turn": _next_in(seat, state["out"])}
     card = action["card"]
-    hands = new["hands"] = _without(state, seat, card)
-    layout = new["layout"] = dict(state["layout"])
-    rank, row = RANK_INDEX[card[0]], layout[card[1]]
-    layout[card[1]] = [rank, rank] if row is None else [min(row[0], rank), max(row[1], rank)]
-    if not hands[seat]:
-        new["out"] = state["out"] + [seat]
-        if len(new["out"]) == SEATS - 1:
-            return _end_hand(new, layout_points(new["out"], new["options"]["points"]))
-    new["turn"] = _next_in(seat, new["out"])
+    hands = _without(state, seat, card)
+    rows = dict(state["rows"])
+    rank, row = RANK_INDEX[card[0]], rows[card[1]]
+    rows[card[1]] = [rank, rank] if row is None else [min(row[0], rank), max(row[1], rank)]
+    out = state["out"] if hands[seat] else [*state["out"], seat]
+    new: State = {**state, "hands": hands, "rows": rows, "out": out, "turn": _next_in(seat, out)}
+    if len(out) == SEATS - 1:
+        return _end_hand(new, layout_points(out, new["options"]["points"]))
     return new
 
 
@@ -453,36 +510,51 @@ def layout_points(out: list[int], points: dict[str, Any]) -> list[int]:
     return result
 
 
-def _end_hand(state: dict[str, Any], points: list[int]) -> dict[str, Any]:
-    state["scores"] = [s + p for s, p in zip(state["scores"], points, strict=True)]
-    record: dict[str, Any] = {"hand_no": state["hand_no"], "dealer": state["dealer"], "game": state["game"], "points": points}
+def _end_hand(state: State, points: list[int]) -> State:
+    record: dict[str, Any] = {
+        "hand_no": state["hand_no"],
+        "dealer": state["dealer"],
+        "game": state["game"],
+        "points": points,
+    }
     if state["game"] == "rentz":
         record["order"] = finishing_order(state["out"])
-    state["history"] = state["history"] + [record]
+    new: State = {
+        **state,
+        "scores": [s + p for s, p in zip(state["scores"], points, strict=True)],
+        "history": [*state["history"], record],
+    }
     if state["hand_no"] + 1 == TOTAL_HANDS:
         # The last hand's cards stay where they lie, so the final table can still be shown.
-        state["phase"] = "over"
-        state["turn"] = None
-        return state
-    return _deal(state, state["hand_no"] + 1)
+        return {**new, "phase": "over", "turn": None}
+    return _deal(new, state["hand_no"] + 1)
 
 
-def outcome(state: dict[str, Any]) -> dict[str, Any]:
+def outcome(state: State) -> dict[str, Any]:
     if not is_over(state):
         raise ValueError("The match is not over yet.")
     scores = list(state["scores"])
-    return {"scores": scores, "places": places_from_scores(scores), "hands": [_copy_record(r) for r in state["history"]]}
+    return {"scores": scores, "places": places_from_scores(scores), "hands": json_copy(state["history"])}
 
 
 # --- view and log ------------------------------------------------------------------------
 
 
-def view(state: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
-    """What ``seat`` may see: own hand; played cards (public); other hands only as counts."""
-    if seat is not None and seat not in range(SEATS):
+def view(state: State, seat: int | None = None) -> dict[str, Any]:
+    """What ``seat`` may see: the public keys, own hand, other hands only as counts."""
+    if seat is not None and (not is_whole(seat) or seat not in range(SEATS)):
         raise ValueError(f"There is no seat {seat!r} at this table; the seats are 0 to {SEATS - 1}.")
-    result = _table_view(state)
-    result.update(_cards_view(state))
+    result = public_part(state, PUBLIC_FIELDS)
+    leader = state["leader"]
+    result.update(
+        to_act=to_act(state),
+        hand_sizes=[len(h) for h in state["hands"]],
+        trick=[{"seat": (leader + i) % SEATS, "card": c} for i, c in enumerate(state["trick_cards"])],
+        layout={
+            s: None if r is None else {"low": RANKS[r[0]] + s, "high": RANKS[r[1]] + s}
+            for s, r in state["rows"].items()
+        },
+    )
     if seat is not None:
         result["seat"] = seat
         result["hand"] = list(state["hands"][seat])
@@ -491,57 +563,12 @@ def view(state: dict[str, Any], seat: int | None = None) -> dict[str, Any]:
     return result
 
 
-def _table_view(state: dict[str, Any]) -> dict[str, Any]:
-    """The match around the cards: who deals, what is being played, the totals."""
-    return {
-        "players": SEATS,
-        "hand_no": state["hand_no"],
-        "dealer": state["dealer"],
-        "phase": state["phase"],
-        "game": state["game"],
-        "remaining": list(state["remaining"]),
-        "to_act": to_act(state),
-        "turn": state["turn"],
-        "scores": list(state["scores"]),
-        "history": [_copy_record(r) for r in state["history"]],
-        "options": _copy_options(state["options"]),
-    }
+def state_from_view(view: dict[str, Any], private: dict[str, Any]) -> State:
+    """The full state from a seat's view plus ``private`` (exactly ``PRIVATE_FIELDS``, real or sampled)."""
+    return cast(State, rebuild(view, private, PUBLIC_FIELDS, PRIVATE_FIELDS))
 
 
-def _cards_view(state: dict[str, Any]) -> dict[str, Any]:
-    """The public side of the cards: counts of hands, everything played, what seats lack."""
-    leader, tricks, layout = state["leader"], state["tricks"], state["layout"]
-    return {
-        "hand_sizes": [len(h) for h in state["hands"]],
-        "leader": leader,
-        "trick": [{"seat": (leader + i) % SEATS, "card": c} for i, c in enumerate(state["trick"])],
-        "tricks": [_copy_trick(t) for t in tricks],
-        "tricks_taken": list(state["tricks_taken"]),
-        "penalties": [list(p) for p in state["penalties"]],
-        "layout": {s: None if r is None else {"low": RANKS[r[0]] + s, "high": RANKS[r[1]] + s} for s, r in layout.items()},
-        "out": list(state["out"]),
-        "lacks": [dict(d) for d in state["lacks"]],
-    }
-
-
-def _copy_options(options: dict[str, Any]) -> dict[str, Any]:
-    points = {**options["points"], "rentz": list(options["points"]["rentz"])}
-    return {"points": points, "end_when_decided": options["end_when_decided"]}
-
-
-def _copy_trick(trick: dict[str, Any]) -> dict[str, Any]:
-    return {"leader": trick["leader"], "winner": trick["winner"], "cards": list(trick["cards"])}
-
-
-def _copy_record(record: dict[str, Any]) -> dict[str, Any]:
-    """A hand's result; copied so a caller editing a view cannot reach the state."""
-    copy = {**record, "points": list(record["points"])}
-    if "order" in record:
-        copy["order"] = list(record["order"])
-    return copy
-
-
-def describe(state: dict[str, Any], seat: int, action: dict[str, Any]) -> str:
+def describe(state: State, seat: int, action: dict[str, Any]) -> str:
     kind = action.get("type")
     if kind == "choose":
         return f"chose {MINI_TITLES.get(action['game'], action['game'])}"

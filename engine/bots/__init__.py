@@ -6,7 +6,9 @@ Three levels, the same for every game:
 - ``basic``: the game's own sensible rules, in ``engine/bots/<game>.py``
   (``basic(view, legal, rng) -> action``).
 - ``strong``: determinized Monte Carlo search. It samples the unseen cards
-  consistently with the bot's own view (the game's ``determinize(view, rng)``),
+  consistently with the bot's own view (the game's ``determinize(view, rng)``,
+  which samples only the game's ``PRIVATE_FIELDS`` and rebuilds the state with
+  the game's ``state_from_view``),
   tries each legal action, plays the rest of the hand out with ``basic`` for
   every seat, and keeps the action with the best average result for itself.
 
@@ -23,7 +25,7 @@ import time
 from types import ModuleType
 from typing import Any
 
-from engine import get_game
+from engine import Game, get_game
 
 LEVELS = ("random", "basic", "strong")
 DEFAULT_PLAYOUTS = 64  # total determinized playouts per decision at "strong"; a game's
@@ -74,7 +76,7 @@ def strong(
     game = get_game(game_name)
     policy = policy_module(game_name)
     seat = view["seat"]
-    budget = playouts or getattr(policy, "STRONG_PLAYOUTS", DEFAULT_PLAYOUTS)
+    budget = playouts or int(getattr(policy, "STRONG_PLAYOUTS", DEFAULT_PLAYOUTS))
     deadline = time.perf_counter() + (time_limit or DEFAULT_TIME_LIMIT)
     per_action = max(2, budget // len(legal))
     totals = [0.0] * len(legal)
@@ -92,7 +94,9 @@ def strong(
     return legal[best]
 
 
-def _playout(game: ModuleType, policy: ModuleType, state: dict, seat: int, action: dict, rng: random.Random) -> float:
+def _playout(
+    game: Game, policy: ModuleType, state: Any, seat: int, action: dict[str, Any], rng: random.Random
+) -> float:
     hand = game.hand_index(state)
     state = game.apply(state, seat, action)
     for _ in range(MAX_ROLLOUT_STEPS):
@@ -108,7 +112,7 @@ def _playout(game: ModuleType, policy: ModuleType, state: dict, seat: int, actio
     return utility(game, policy, state, seat)
 
 
-def utility(game: ModuleType, policy: ModuleType, state: dict, seat: int) -> float:
+def utility(game: Game, policy: ModuleType, state: Any, seat: int) -> float:
     """How good ``state`` is for ``seat``: the game's own measure if it has one."""
     if hasattr(policy, "utility"):
         return policy.utility(state, seat)

@@ -92,9 +92,13 @@ def basic(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random)
     return choice if choice in legal else rng.choice(legal)
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A full state matching the view: unseen cards dealt at random to the
-    other hands (each keeps its unplayed face-up card) and the set-aside pile."""
+def determinize(view: dict[str, Any], rng: random.Random) -> game.State:
+    """A full state matching the view: only the private parts are sampled.
+
+    The unseen cards go at random to the other hands (each keeps its unplayed
+    face-up card) and to the set-aside pile; everything public comes from the
+    view through ``state_from_view``.
+    """
     seat = view["seat"]
     played = _played(view)
     hands: list[list[str]] = [[] for _ in range(game.SEATS)]
@@ -109,33 +113,12 @@ def determinize(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
         need = view["hand_sizes"][other] - len(hands[other])
         hands[other].extend(pool[:need])
         pool = pool[need:]
-    return _state_from(view, hands, pool, rng)
+    # Later hands are dealt from this made-up seed, never the real one.
+    private = {"seed": rng.randrange(2**31), "hands": hands, "set_aside": pool}
+    return game.state_from_view(view, private)
 
 
-def _state_from(view: dict[str, Any], hands: list[list[str]], rest: list[str], rng: random.Random) -> dict[str, Any]:
-    return {
-        "players": game.SEATS,
-        # Later hands are dealt from this made-up seed, never the real one.
-        "seed": rng.randrange(2**31),
-        "target": view["target"],
-        "hand_no": view["hand_no"],
-        "hands_won": list(view["hands_won"]),
-        "last_hand": view["last_hand"],
-        "winner_team": view["outcome"]["winner_team"] if "outcome" in view else None,
-        "dealer": view["dealer"],
-        "face_up": list(view["face_up"]),
-        "trump": view["trump"],
-        "hands": hands,
-        "set_aside": rest,
-        "trick": [dict(p) for p in view["trick"]],
-        "leader": view["leader"],
-        "turn": view["to_act"][0] if view["to_act"] else view["leader"],
-        "tricks": [{**t, "cards": [dict(p) for p in t["cards"]]} for t in view["tricks"]],
-        "taken": list(view["taken"]),
-    }
-
-
-def utility(state: dict[str, Any], seat: int) -> float:
+def utility(state: game.State, seat: int) -> float:
     """Hands won by the seat's team minus the other team's; a won match counts extra."""
     team = game.team_of(seat)
     won = state["hands_won"]

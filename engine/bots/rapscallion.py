@@ -13,12 +13,14 @@ from engine.rapscallion import (
     HIDDEN,
     PLAYING_DECK,
     RANK_VALUE,
+    State,
     best_hand,
     bid_value,
     colour_set,
     general_deck,
     is_playing,
     is_rapscallion,
+    state_from_view,
 )
 
 Action = dict[str, Any]
@@ -28,6 +30,7 @@ HIDDEN_GAIN = 1.0  # below this, the unknown face-down card is as good a gamble
 
 
 # --- hand potential ----------------------------------------------------------------
+
 
 def potential(cards: list[str]) -> float:
     """A rough worth of a partial poker hand: made points plus draws and height.
@@ -75,6 +78,7 @@ def _gain(hand: list[str], card: str) -> float:
 
 
 # --- the basic policy ------------------------------------------------------------------
+
 
 def basic(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
     kind = legal[0]["type"]
@@ -145,6 +149,7 @@ def _take_bidding(view: dict[str, Any]) -> str:
 
 # --- determinization ---------------------------------------------------------------------
 
+
 def _seen(view: dict[str, Any]) -> set[str]:
     """Every card code the view shows, wherever it lies."""
     seen = set(view["hand"]) | set(view["bidding_cards"]) | set(view["centre"])
@@ -162,52 +167,64 @@ def _unseen_general(view: dict[str, Any]) -> list[str]:
     return [c for c in general_deck(view["bidding_values"]) if c not in seen]
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A full state that this seat cannot tell from the real one."""
+def determinize(view: dict[str, Any], rng: random.Random) -> State:
+    """A full state that this seat cannot tell from the real one.
+
+    Only the private parts are sampled (``PRIVATE_FIELDS``); everything
+    public comes from the view through ``state_from_view``.
+    """
     seat, n = view["seat"], view["players"]
     seen = _seen(view)
     playing = [c for c in PLAYING_DECK if c not in seen]
     general = [c for c in general_deck(view["bidding_values"]) if c not in seen]
     rng.shuffle(playing)
     rng.shuffle(general)
-    state = _public_state(view, rng)
-    for other in range(n):
-        if other != seat:
-            _deal_other(state, view, other, playing, general, rng)
-    _fill_face_down(state, view, playing, general, seat)
-    return state
-
-
-def _public_state(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    n, seat = view["players"], view["seat"]
     over = view["phase"] == "over"
-    return {
-        "players": n, "seed": rng.randrange(2**31),
+    hands = [list(view["hand"]) if s == seat else [] for s in range(n)]
+    bidding = [list(view["bidding_cards"]) if s == seat else [] for s in range(n)]
+    side_bet = [c if c is None or s == seat or over else None for s, c in enumerate(view["side_bets"])]
+    sealed = [view["bids"][s] if s == seat else None for s in range(n)]
+    taken = [[t["seat"], t["card"], t["face_down"]] for t in view["takes"]]
+    private: dict[str, Any] = {
+        # The real seed and stacked decks are secret; any seed deals future hands.
+        "seed": rng.randrange(2**31),
         "options": {"target": view["target"], "bidding_values": view["bidding_values"]},
-        "scores": list(view["scores"]), "history": [list(h) for h in view["history"]],
-        "hand_no": view["hand_no"], "colours": list(view["colours"]), "last_hand": view["last_hand"],
-        "phase": view["phase"], "round": view["round"],
-        "hands": [list(view["hand"]) if s == seat else [] for s in range(n)],
-        "bidding": [list(view["bidding_cards"]) if s == seat else [] for s in range(n)],
-        "known": [list(cards) for cards in view["known"]],
-        "aside": [list(cards) for cards in view["aside"]], "spent": [list(cards) for cards in view["spent"]],
-        "side_bet": [c if c is None or s == seat or over else None for s, c in enumerate(view["side_bets"])],
-        "sealed": [view["bids"][s] if s == seat else None for s in range(n)],
-        "asked": list(view["asked"]) if view["phase"] == "bid" else list(range(n)),
-        "final": list(view["final"]), "reveals": [list(step) for step in view["reveals"]],
-        "centre": [c for c in view["centre"] if c != HIDDEN], "down": None,
-        "order": list(view["order"]), "takes": [[t["seat"], t["card"], t["face_down"]] for t in view["takes"]],
-        "out": list(view["out"]), "discard": list(view["discard"]),
-        "buried": [], "buried_bidding": [], "deck": [], "gdeck": [],
     }
+    for other in range(n):
+        if other == seat:
+            continue
+        hand, cards, bet, bid, secrets = _deal_other(view, other, seen, playing, general, rng)
+        hands[other], bidding[other], sealed[other] = hand, cards, bid
+        if bet is not None:
+            side_bet[other] = bet
+        taken = [
+            [t[0], secrets[0] if secrets else HIDDEN, t[2]] if t[0] == other and t[1] == HIDDEN else t for t in taken
+        ]
+    down = None
+    if HIDDEN in view["centre"]:
+        down = playing.pop() if view["round_kind"] == "playing" else general.pop()
+    private.update(
+        hands=hands, bidding=bidding, side_bet=side_bet, sealed=sealed, taken=taken, down=down,
+        buried_cards=[playing.pop() for _ in range(view["buried"])],
+        buried_bidding_cards=[general.pop() for _ in range(view["buried_bidding"])],
+        stock=playing, bidding_stock=general,
+    )  # fmt: skip
+    return state_from_view(view, private)
 
 
 def _deal_other(
-    state: dict[str, Any], view: dict[str, Any], other: int,
-    playing: list[str], general: list[str], rng: random.Random,
-) -> None:
-    """Give ``other`` its known cards plus random unseen ones, up to the counts shown."""
-    seen = _seen(view)
+    view: dict[str, Any],
+    other: int,
+    seen: set[str],
+    playing: list[str],
+    general: list[str],
+    rng: random.Random,
+) -> tuple[list[str], list[str], str | None, str | None, list[str]]:
+    """``other``'s hand, bidding cards, side bet, sealed bid and the unseen cards it was given.
+
+    Its known cards plus random unseen ones, up to the counts shown; the
+    unseen ones are drawn from the ends of the shuffled pools.
+    """
     known = view["known"][other]
     count_playing, count_bidding = view["holding"][other]
     known_playing = [c for c in known if is_playing(c)]
@@ -215,27 +232,13 @@ def _deal_other(
     secret_playing = [playing.pop() for _ in range(count_playing - len(known_playing))]
     colour = [c for c in colour_set(view["bidding_values"], view["colours"][other]) if c not in seen]
     rng.shuffle(colour)
-    if view["side_bets"][other] == "placed":
-        state["side_bet"][other] = colour.pop()
+    bet = colour.pop() if view["side_bets"][other] == "placed" else None
     secret_general = [general.pop() for _ in range(count_bidding - len(known_bidding) - len(colour))]
     hand, bidding = known_playing + secret_playing, known_bidding + colour + secret_general
+    bid = None
     if view["bids"][other] == "sealed":
         pool = hand if view["round_kind"] == "bidding" else bidding
         bid = rng.choice(pool)
         pool.remove(bid)
-        state["sealed"][other] = bid
-    state["hands"][other], state["bidding"][other] = hand, bidding
     secrets = secret_playing if view["round_kind"] == "playing" else secret_general
-    for take in state["takes"]:
-        if take[0] == other and take[1] == HIDDEN:
-            take[1] = secrets[0] if secrets else HIDDEN
-
-
-def _fill_face_down(
-    state: dict[str, Any], view: dict[str, Any], playing: list[str], general: list[str], seat: int
-) -> None:
-    if HIDDEN in view["centre"]:
-        state["down"] = playing.pop() if view["round_kind"] == "playing" else general.pop()
-    state["buried"] = [playing.pop() for _ in range(view["buried"])]
-    state["buried_bidding"] = [general.pop() for _ in range(view["buried_bidding"])]
-    state["deck"], state["gdeck"] = playing, general
+    return hand, bidding, bet, bid, secrets

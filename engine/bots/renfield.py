@@ -9,7 +9,6 @@ it lacks away from it.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -18,8 +17,6 @@ from engine import renfield as game
 Action = dict[str, Any]
 View = dict[str, Any]
 
-DERIVED_KEYS = ("to_act", "scores", "hand_sizes", "laid_down_counts", "deck_count", "pack_count",
-                "draw_pile_count", "seat", "hand", "outcome")
 FOLD_AT = 8  # doubled bugs beyond which a hand is rarely won: stop paying for tricks
 SMALL_TRICK = 3  # bugs a bot with none yet gladly takes
 CHEAP_BID = 3
@@ -27,10 +24,7 @@ CHEAP_BID = 3
 
 def engine_options(view: View) -> dict[str, Any]:
     """The view's options with the named cards back as codes."""
-    opts = dict(view["options"])
-    opts["death_cards"] = [game.label_code(x) for x in opts["death_cards"]]
-    opts["wilds"] = [game.label_code(x) for x in opts["wilds"]]
-    return opts
+    return game.options_from_view(view["options"])
 
 
 def _bugs(view: View, card: str) -> int:
@@ -47,8 +41,14 @@ def _badness(view: View, card: str) -> int:
 
 def basic(view: View, legal: list[Action], rng: random.Random) -> Action:
     phase = view["phase"]
-    policy = {"auction": _auction, "betting": _betting, "discard": _discard,
-              "bidding": _bidding, "order": _order, "play": _play}[phase]
+    policy = {
+        "auction": _auction,
+        "betting": _betting,
+        "discard": _discard,
+        "bidding": _bidding,
+        "order": _order,
+        "play": _play,
+    }[phase]
     choice = policy(view, legal, rng)
     return choice if choice in legal else legal[0]
 
@@ -73,8 +73,9 @@ def _betting(view: View, legal: list[Action], rng: random.Random) -> Action:
 
 def _discard(view: View, legal: list[Action], rng: random.Random) -> Action:
     blaze = view["options"]["blaze"]
-    for action in sorted((a for a in legal if a["type"] == "discard"),
-                         key=lambda a: _badness(view, a["card"]) * (1 if blaze else -1)):
+    for action in sorted(
+        (a for a in legal if a["type"] == "discard"), key=lambda a: _badness(view, a["card"]) * (1 if blaze else -1)
+    ):
         worth = _badness(view, action["card"])
         if (blaze and worth <= 2) or (not blaze and worth >= 8):
             return action
@@ -176,34 +177,37 @@ def _seen(view: View) -> set[str]:
     return seen
 
 
-def determinize(view: View, rng: random.Random) -> dict[str, Any]:
-    state = {k: v for k, v in view.items() if k not in DERIVED_KEYS}
-    state["options"] = engine_options(view)
-    state["seed"] = rng.getrandbits(48)
-    me = view["seat"]
+def determinize(view: View, rng: random.Random) -> game.State:
+    """A full state that fits ``view``: the unseen cards dealt at random to
+    where they may lie, rebuilt through the engine's ``state_from_view`` so
+    that only the private fields are sampled here."""
+    seed = rng.getrandbits(48)
+    opts, me = engine_options(view), view["seat"]
     unknown = [c for c in game.FULL_DECK if c not in _seen(view)]
     need = {p: view["hand_sizes"][p] - len(view["shown"][p]) for p in range(view["players"]) if p != me}
-    lacking = voids(view, state["options"])
-    hidden = _deal_unknown(unknown, need, lacking, state["options"], rng)
-    hands = [list(view["hand"]) if p == me else game.sorted_cards(view["shown"][p] + hidden[p])
-             for p in range(view["players"])]
-    rest = hidden["rest"]
-    laid = []
+    hidden = _deal_unknown(unknown, need, voids(view, opts), opts, rng)
+    hands = [
+        list(view["hand"]) if p == me else game.sorted_cards(view["shown"][p] + hidden[p])
+        for p in range(view["players"])
+    ]
+    rest, laid = hidden["rest"], []
     for count in view["laid_down_counts"]:
         laid.append(game.sorted_cards(rest[:count]))
         rest = rest[count:]
-    state["hands"], state["laid_down"] = hands, laid
-    state["pack"], rest = rest[: view["pack_count"]], rest[view["pack_count"]:]
-    state["draw_pile"], state["deck"] = rest[: view["draw_pile_count"]], rest[view["draw_pile_count"]:]
-    return copy.deepcopy(state)  # independent of the view it came from
+    pack, rest = rest[: view["pack_count"]], rest[view["pack_count"] :]
+    draw_pile, deck = rest[: view["draw_pile_count"]], rest[view["draw_pile_count"] :]
+    private = {"seed": seed, "hands": hands, "laid_down": laid, "deck": deck, "pack": pack, "draw_pile": draw_pile}
+    return game.state_from_view(view, private)
 
 
-def _deal_unknown(unknown: list[str], need: dict[int, int], lacking: dict[int, set[str]],
-                  opts: dict[str, Any], rng: random.Random) -> dict[Any, list[str]]:
+def _deal_unknown(
+    unknown: list[str], need: dict[int, int], lacking: dict[int, set[str]], opts: dict[str, Any], rng: random.Random
+) -> dict[Any, list[str]]:
     """Random hidden cards per seat, the most constrained seats first; a few
     retries cover the rare dead end of a greedy pick."""
     special = (set(opts["wilds"]) if opts["wild_cards"] else set()) | (
-        set(opts["death_cards"]) if opts["death_card"] else set())
+        set(opts["death_cards"]) if opts["death_card"] else set()
+    )
 
     def allowed(seat: int, card: str) -> bool:
         return card in special or card[0] not in lacking.get(seat, ())

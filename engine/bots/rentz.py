@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from engine.cards import RANKS
-from engine.rentz import DECK, JACK, ORDER, RANK_INDEX, SEATS, is_penalty, layout_cards
+from engine.rentz import DECK, JACK, ORDER, RANK_INDEX, SEATS, State, is_penalty, layout_cards, state_from_view
 
 # How often a card of each rank takes a trick, roughly: used to judge a hand.
 WIN_CHANCE = {"A": 0.9, "K": 0.75, "Q": 0.55, "J": 0.4, "T": 0.25, "9": 0.12, "8": 0.05}
@@ -120,10 +120,7 @@ def _unlocks(card: str, hand: list[str]) -> float:
     """How much playing ``card`` frees my own cards further along its row."""
     rank, suit = _rank(card), card[1]
     mine = {_rank(c) for c in hand if c[1] == suit}
-    if rank == JACK:
-        directions = (-1, 1)
-    else:
-        directions = (-1,) if rank < JACK else (1,)
+    directions = (-1, 1) if rank == JACK else (-1,) if rank < JACK else (1,)
     score = 0.0
     for step in directions:
         beyond = [r for r in mine if (r - rank) * step > 0]
@@ -149,15 +146,13 @@ def basic(view: dict[str, Any], legal: list[dict[str, Any]], rng: random.Random)
 # --- determinization ------------------------------------------------------------------------
 
 
-def _layout_rows(view_layout: dict[str, Any]) -> dict[str, list[int] | None]:
-    return {s: None if row is None else [_rank(row["low"]), _rank(row["high"])] for s, row in view_layout.items()}
-
-
 def _may_hold(lacks: dict[str, str], card: str) -> bool:
     return card[0] not in lacks.get(card[1], "")
 
 
-def _deal_unseen(cards: list[str], capacity: dict[int, int], lacks: list[dict[str, str]], rng: random.Random) -> dict[int, list[str]]:
+def _deal_unseen(
+    cards: list[str], capacity: dict[int, int], lacks: list[dict[str, str]], rng: random.Random
+) -> dict[int, list[str]]:
     """A random assignment of cards to seats within capacity, each card to a seat that may hold it.
 
     Augmenting paths (Kuhn's matching with capacities) always find an assignment
@@ -189,41 +184,24 @@ def _deal_unseen(cards: list[str], capacity: dict[int, int], lacks: list[dict[st
     return held
 
 
-def determinize(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A full state that agrees with ``view``: the unseen cards dealt where they may lie."""
+def determinize(view: dict[str, Any], rng: random.Random) -> State:
+    """A full state that agrees with ``view``: only the private parts are sampled.
+
+    The unseen cards are dealt where they may lie; everything public comes
+    from the view through ``state_from_view``.
+    """
     seat, hand = view["seat"], view["hand"]
-    layout = _layout_rows(view["layout"])
-    seen = set(hand) | set(layout_cards(layout)) | {t["card"] for t in view["trick"]}
+    seen = set(hand) | set(layout_cards(view["rows"])) | set(view["trick_cards"])
     seen |= {c for t in view["tricks"] for c in t["cards"]}
     unseen = [c for c in DECK if c not in seen]
     capacity = {s: view["hand_sizes"][s] for s in range(SEATS) if s != seat}
     held = _deal_unseen(unseen, capacity, view["lacks"], rng)
     hands = [list(hand) if s == seat else sorted(held[s], key=ORDER.__getitem__) for s in range(SEATS)]
-    return {
-        "players": SEATS,
-        "seed": rng.randrange(2**31),  # the real seed is secret; any seed deals future hands
-        "options": {"points": {**view["options"]["points"]}, "end_when_decided": view["options"]["end_when_decided"]},
-        "scores": list(view["scores"]),
-        "history": [dict(r) for r in view["history"]],
-        "remaining": list(view["remaining"]),
-        "hand_no": view["hand_no"],
-        "dealer": view["dealer"],
-        "phase": view["phase"],
-        "game": view["game"],
-        "turn": view["turn"],
-        "leader": view["leader"],
-        "hands": hands,
-        "trick": [t["card"] for t in view["trick"]],
-        "tricks": [dict(t, cards=list(t["cards"])) for t in view["tricks"]],
-        "tricks_taken": list(view["tricks_taken"]),
-        "penalties": [list(p) for p in view["penalties"]],
-        "layout": layout,
-        "out": list(view["out"]),
-        "lacks": [dict(d) for d in view["lacks"]],
-    }
+    # The real seed is secret; any seed deals future hands.
+    return state_from_view(view, {"seed": rng.randrange(2**31), "hands": hands})
 
 
-def utility(state: dict[str, Any], seat: int) -> float:
+def utility(state: State, seat: int) -> float:
     """Own total minus the mean of the others' totals."""
     scores = state["scores"]
     return scores[seat] - (sum(scores) - scores[seat]) / (SEATS - 1)

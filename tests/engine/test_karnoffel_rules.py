@@ -41,7 +41,7 @@ def trick_hands(trump: str, plays: list[str]) -> tuple[list[list[str]], list[str
     fill = (r + s for s in "CDHS" if s not in (trump, led) for r in "2345")
     plays = plays + [c for c in fill if c not in used][: 4 - len(plays)]
     used |= set(plays)
-    hands = {seat: [code] for seat, code in zip(DEAL_ORDER, plays)}
+    hands = {seat: [code] for seat, code in zip(DEAL_ORDER, plays, strict=False)}
     low = "2" + trump
     owner = DEAL_ORDER[plays.index(low)] if low in plays else 1
     faces = iter(c for c in K.DECK if c[0] in "KQ" and c[1] != trump and c not in used)
@@ -119,15 +119,23 @@ def test_it_deals_face_up_from_the_seat_after_the_dealer_then_four_rounds() -> N
 
 
 def test_it_takes_trump_from_the_lowest_face_up_card() -> None:
-    hands = [["KC", "2C", "3C", "4C", "5C"], ["QD", "2D", "3D", "4D", "5D"],
-             ["TS", "2S", "3S", "4S", "5S"], ["JH", "2H", "3H", "4H", "5H"]]
+    hands = [
+        ["KC", "2C", "3C", "4C", "5C"],
+        ["QD", "2D", "3D", "4D", "5D"],
+        ["TS", "2S", "3S", "4S", "5S"],
+        ["JH", "2H", "3H", "4H", "5H"],
+    ]
     # K high, 2 low: the 10 of spades is below the Jack, Queen and King.
     assert start(hands)["trump"] == "S"
 
 
 def test_it_breaks_a_trump_tie_by_the_first_card_dealt() -> None:
-    hands = [["5C", "2C", "3C", "4C", "6C"], ["9D", "2D", "3D", "4D", "5D"],
-             ["5S", "2S", "3S", "4S", "6S"], ["5H", "2H", "3H", "4H", "6H"]]
+    hands = [
+        ["5C", "2C", "3C", "4C", "6C"],
+        ["9D", "2D", "3D", "4D", "5D"],
+        ["5S", "2S", "3S", "4S", "6S"],
+        ["5H", "2H", "3H", "4H", "6H"],
+    ]
     # Dealt in the order seat 1, 2, 3, 0: of the three fives, seat 2's came first.
     assert start(hands)["trump"] == "S"
     hands[2][0], hands[2][4] = hands[2][4], hands[2][0]  # seat 2 now shows 6S
@@ -175,8 +183,12 @@ def test_it_has_the_seat_after_the_dealer_lead_and_the_trick_winner_lead_next() 
 
 
 def test_it_never_requires_following_suit() -> None:
-    clubs_holder = [["KS", "2S", "3S", "4S", "5S"], ["QD", "9C", "3D", "4D", "5D"],
-                    ["KD", "TC", "8D", "2H", "6S"], ["QS", "2D", "7S", "8S", "9S"]]
+    clubs_holder = [
+        ["KS", "2S", "3S", "4S", "5S"],
+        ["QD", "9C", "3D", "4D", "5D"],
+        ["KD", "TC", "8D", "2H", "6S"],
+        ["QS", "2D", "7S", "8S", "9S"],
+    ]
     state = play(start(clubs_holder), "9C")
     assert K.legal_actions(state, 2) == [{"type": "play", "card": c} for c in ["KD", "TC", "8D", "2H", "6S"]]
     state = play(state, "2H")  # seat 2 holds the 10 of clubs and plays a heart
@@ -186,8 +198,12 @@ def test_it_never_requires_following_suit() -> None:
 def _hand_won_by_team_one() -> list[list[str]]:
     # Trump hearts (2H face up for seat 1). Seat 1 leads the Jack, 6 and 2 of
     # trump, which nothing can beat; the others throw low plain cards.
-    return [["KC", "2C", "3C", "4C", "5C"], ["2H", "JH", "6H", "3H", "QH"],
-            ["KD", "2D", "3D", "4D", "5D"], ["KS", "2S", "3S", "4S", "5S"]]
+    return [
+        ["KC", "2C", "3C", "4C", "5C"],
+        ["2H", "JH", "6H", "3H", "QH"],
+        ["KD", "2D", "3D", "4D", "5D"],
+        ["KS", "2S", "3S", "4S", "5S"],
+    ]
 
 
 def test_it_ends_the_hand_at_once_when_a_team_has_three_tricks() -> None:
@@ -204,8 +220,12 @@ def test_it_ends_the_hand_at_once_when_a_team_has_three_tricks() -> None:
 
 
 def test_it_ends_the_hand_after_four_tricks_when_it_is_three_to_one() -> None:
-    hands = [["KC", "JH", "3C", "4C", "5C"], ["2H", "QC", "6H", "3H", "7H"],
-             ["KD", "2D", "3D", "4D", "5D"], ["KS", "2S", "3S", "4S", "5S"]]
+    hands = [
+        ["KC", "JH", "3C", "4C", "5C"],
+        ["2H", "QC", "6H", "3H", "7H"],
+        ["KD", "2D", "3D", "4D", "5D"],
+        ["KS", "2S", "3S", "4S", "5S"],
+    ]
     state = start(hands)
     state = play(state, "QC", "2D", "2S", "JH")  # seat 0 takes it with the Jack of trump
     assert state["taken"] == [1, 0] and K.to_act(state) == [0]
@@ -431,8 +451,18 @@ def test_it_shows_each_seat_what_the_digest_lists() -> None:
     seen = K.view(state, 1)
     assert seen["seat"] == 1 and seen["hand"] == ["2H", "3H", "QH"]
     assert seen["trick"] == [{"seat": 1, "card": "6H"}]
-    assert seen["tricks"] == [{"leader": 1, "winner": 1, "cards": [
-        {"seat": 1, "card": "JH"}, {"seat": 2, "card": "2D"}, {"seat": 3, "card": "2S"}, {"seat": 0, "card": "2C"}]}]
+    assert seen["tricks"] == [
+        {
+            "leader": 1,
+            "winner": 1,
+            "cards": [
+                {"seat": 1, "card": "JH"},
+                {"seat": 2, "card": "2D"},
+                {"seat": 3, "card": "2S"},
+                {"seat": 0, "card": "2C"},
+            ],
+        }
+    ]
     assert seen["taken"] == [0, 1]
     assert seen["scores"] == [0, 0, 0, 0] and seen["hands_won"] == [0, 0]
     assert seen["to_act"] == [2] and seen["dealer"] == 0 and seen["trump"] == "H"

@@ -95,7 +95,7 @@ def test_it_chooses_the_same_when_the_hidden_cards_are_dealt_differently(level: 
         for seat in R.to_act(state)[: 1 if level == "strong" else 6]:
             shown = R.view(state, seat)
             other = B.determinize(shown, random.Random(k))
-            assert other["hands"] != state["hands"] or other["deck"] != state["deck"] or R.is_over(state)
+            assert other["hands"] != state["hands"] or other["stock"] != state["stock"] or R.is_over(state)
             budget = {"playouts": 4, "time_limit": 5.0} if level == "strong" else {}
             real = choose("rapscallion", level, shown, R.legal_actions(state, seat), seed=k, **budget)
             again = choose("rapscallion", level, R.view(other, seat), R.legal_actions(other, seat), seed=k, **budget)
@@ -103,6 +103,7 @@ def test_it_chooses_the_same_when_the_hidden_cards_are_dealt_differently(level: 
 
 
 # --- what basic does ------------------------------------------------------------------------------------
+
 
 def _view(**changes: Any) -> dict[str, Any]:
     state = R.new_match(3, None, seed=50)
@@ -120,11 +121,17 @@ def test_it_has_basic_side_bet_its_lowest_number() -> None:
 def test_it_has_basic_spend_a_rapscallion_only_on_a_card_that_makes_a_hand() -> None:
     cards = ["B13", "R-red-1", "B7"]
     legal = [{"type": "bid", "card": c} for c in cards]
-    flush = _view(phase="bid", round_kind="playing", bidding_cards=cards,
-                  hand=["2H", "5H", "9H", "JH", "3C", "4D", "8S"], centre=["KH", "2S", "hidden"])
+    flush = _view(
+        phase="bid",
+        round_kind="playing",
+        bidding_cards=cards,
+        hand=["2H", "5H", "9H", "JH", "3C", "4D", "8S"],
+        centre=["KH", "2S", "hidden"],
+    )
     assert B.basic(flush, legal, random.Random(1))["card"] == "R-red-1"
-    dull = _view(phase="bid", round_kind="playing", bidding_cards=cards,
-                 hand=["2H", "5C", "9D"], centre=["3S", "4S", "hidden"])
+    dull = _view(
+        phase="bid", round_kind="playing", bidding_cards=cards, hand=["2H", "5C", "9D"], centre=["3S", "4S", "hidden"]
+    )
     assert B.basic(dull, legal, random.Random(1))["card"] == "B7"
 
 

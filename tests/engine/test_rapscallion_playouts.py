@@ -30,8 +30,8 @@ def full_deck(players: int, seed: int, options: dict[str, Any]) -> list[str]:
 def locations(state: dict[str, Any]) -> list[str]:
     where = [c for group in ("hands", "bidding", "aside", "spent") for cards in state[group] for c in cards]
     where += [c for c in state["side_bet"] + state["sealed"] if c is not None]
-    where += state["centre"] + ([state["down"]] if state["down"] is not None else [])
-    for pile in ("deck", "gdeck", "out", "discard", "buried", "buried_bidding"):
+    where += [c for c in state["centre"] if c != R.HIDDEN] + ([state["down"]] if state["down"] is not None else [])
+    for pile in ("stock", "bidding_stock", "out", "discard", "buried_cards", "buried_bidding_cards"):
         where += state[pile]
     return where
 
@@ -40,7 +40,8 @@ def hidden(state: dict[str, Any], seat: int | None) -> set[str]:
     """The decks, face-down cards, and every other seat's cards, sealed bid and side
     bet, less the cards that seat was seen to take (a sealed one among them is
     still shown as held, so it says nothing about the bid: see the swap test)."""
-    secret = set(state["deck"]) | set(state["gdeck"]) | set(state["buried"]) | set(state["buried_bidding"])
+    secret = set(state["stock"]) | set(state["bidding_stock"]) | set(state["buried_cards"])
+    secret |= set(state["buried_bidding_cards"])
     if state["down"] is not None:
         secret.add(state["down"])
     over = state["phase"] == "over"
@@ -75,9 +76,11 @@ def check_counts(state: dict[str, Any]) -> None:
         assert None not in state["final"]
         assert sorted(state["order"]) == list(range(n))
     if state["phase"] == "bid" and state["asked"] == list(range(n)) and not state["reveals"]:
-        held = [len(h) + (s is not None and R.is_playing(s)) for h, s in zip(state["hands"], state["sealed"])]
+        held = [
+            len(h) + (s is not None and R.is_playing(s)) for h, s in zip(state["hands"], state["sealed"], strict=True)
+        ]
         assert held == [CARDS_AT_ROUND[state["round"]]] * n
-        row = len(state["centre"]) + 1
+        row = len(state["centre"])  # the face-down card is listed as "hidden"
         assert row == (3 if n == 2 else n) and state["down"] is not None
     for seat in range(n):
         raps = [c for c in state["bidding"][seat] + state["spent"][seat] if R.is_rapscallion(c)]
@@ -111,8 +114,14 @@ LIGHT = [(2 + seed % 5, seed, options_for(seed)) for seed in range(30, 210)]
 @pytest.mark.parametrize(("players", "seed", "options"), FULL)
 def test_it_keeps_every_invariant_at_every_step(players: int, seed: int, options: dict[str, Any]) -> None:
     state, _ = random_playout(
-        Checked(), players, seed, options=options, full_deck=full_deck(players, seed, options),
-        locations=locations, hidden=hidden, check_every=1,
+        Checked(),
+        players,
+        seed,
+        options=options,
+        full_deck=full_deck(players, seed, options),
+        locations=locations,
+        hidden=hidden,
+        check_every=1,
     )
     assert R.is_over(state)
 
@@ -120,8 +129,14 @@ def test_it_keeps_every_invariant_at_every_step(players: int, seed: int, options
 @pytest.mark.parametrize(("players", "seed", "options"), LIGHT)
 def test_it_keeps_the_invariants_on_longer_matches(players: int, seed: int, options: dict[str, Any]) -> None:
     state, _ = random_playout(
-        Checked(), players, seed, options=options, full_deck=full_deck(players, seed, options),
-        locations=locations, hidden=hidden, check_every=53,
+        Checked(),
+        players,
+        seed,
+        options=options,
+        full_deck=full_deck(players, seed, options),
+        locations=locations,
+        hidden=hidden,
+        check_every=53,
     )
     result = R.outcome(state)
     assert result["places"] == R.places(state) and len(state["history"]) == state["hand_no"] + 1
@@ -134,6 +149,7 @@ def test_it_plays_a_default_match_to_100_at_every_table_size() -> None:
 
 
 # --- the evaluator against pokerkit ---------------------------------------------------------------
+
 
 def pokerkit_hand(cards: list[str]) -> StandardHighHand:
     return StandardHighHand.from_game("".join(c[0] + c[1].lower() for c in cards))

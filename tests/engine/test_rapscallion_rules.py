@@ -19,6 +19,7 @@ State = dict[str, Any]
 
 # --- helpers ---------------------------------------------------------------------------
 
+
 def stacked(top: list[str]) -> list[str]:
     """A full playing deck with ``top`` first, the rest in the fixed order."""
     return list(top) + [c for c in R.PLAYING_DECK if c not in top]
@@ -92,6 +93,7 @@ def refused(state: State, seat: int, action: Any, fragment: str) -> None:
 
 # --- components and options --------------------------------------------------------------
 
+
 def test_it_is_registered_for_two_to_six_players() -> None:
     assert get_game("rapscallion") is R
     for players in (1, 7):
@@ -119,13 +121,15 @@ def test_it_gives_each_seat_a_coloured_set_and_one_face_down_card() -> None:
 
 
 def test_it_loads_printed_values_from_the_bidding_values_option() -> None:
-    table = {"colours": {c: [100 + 3 * k, 101 + 3 * k, 102 + 3 * k] for k, c in enumerate(R.COLOURS)},
-             "general": list(range(200, 212))}
+    table = {
+        "colours": {c: [100 + 3 * k, 101 + 3 * k, 102 + 3 * k] for k, c in enumerate(R.COLOURS)},
+        "general": list(range(200, 212)),
+    }
     state = R.new_match(2, {"bidding_values": table}, seed=4)
     colour = state["colours"][0]
     k = R.COLOURS.index(colour)
     assert numbers(state, 0) == [f"B{100 + 3 * k}", f"B{101 + 3 * k}", f"B{102 + 3 * k}"]
-    assert sorted(state["gdeck"]) == sorted(f"B{v}" for v in range(200, 212))
+    assert sorted(state["bidding_stock"]) == sorted(f"B{v}" for v in range(200, 212))
 
 
 def _table(**changes: Any) -> dict[str, Any]:
@@ -169,6 +173,7 @@ def test_it_fills_defaults_in_the_normalized_options() -> None:
 
 # --- the side bet ----------------------------------------------------------------------------
 
+
 def test_it_takes_the_side_bets_simultaneously_and_keeps_them_sealed() -> None:
     state = deal(3, ["2C", "3D", "4H"])
     assert R.to_act(state) == [0, 1, 2]
@@ -200,13 +205,14 @@ def test_it_keeps_the_side_bet_out_of_hand_for_the_whole_hand() -> None:
 
 # --- the round structure ----------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_it_plays_two_bidding_rounds_among_nine_playing_rounds(players: int) -> None:
     state = bet_low(deal(players, seed=players))
     seen: list[tuple[str, int, int]] = []
     while state["hand_no"] == 0 and not R.is_over(state):
         if state["phase"] == "bid" and (not seen or len(seen) - 1 != state["round"]):
-            row = len(state["centre"]) + (state["down"] is not None)
+            row = len(state["centre"])  # the face-down card is listed as "hidden"
             seen.append((R.PLAN[state["round"]], row, len(state["hands"][0])))
         seat = R.to_act(state)[0]
         state = R.apply(state, seat, R.legal_actions(state, seat)[0])
@@ -218,13 +224,13 @@ def test_it_plays_two_bidding_rounds_among_nine_playing_rounds(players: int) -> 
 
 def test_it_lays_the_centre_row_from_the_stacked_deck_with_the_last_card_face_down() -> None:
     state = bet_low(deal(3, ["2C", "3D", "4H", "AS", "KS", "QS", "JS", "TS", "9S"]))
-    assert state["centre"] == ["AS", "KS"] and state["down"] == "QS"
+    assert state["centre"] == ["AS", "KS", "hidden"] and state["down"] == "QS"
     for seat in (0, 1, 2, None):
         shown = R.view(state, seat)
         assert shown["centre"] == ["AS", "KS", "hidden"]
         assert "QS" not in set(strings_in(shown))
     state = take_first(bid_low(state))
-    assert state["round"] == 1 and state["centre"] == ["JS", "TS"] and state["down"] == "9S"
+    assert state["round"] == 1 and state["centre"] == ["JS", "TS", "hidden"] and state["down"] == "9S"
 
 
 def test_it_ends_each_hand_with_eight_playing_cards_per_seat() -> None:
@@ -234,6 +240,7 @@ def test_it_ends_each_hand_with_eight_playing_cards_per_seat() -> None:
 
 
 # --- sealed bids and the order of choice -----------------------------------------------------
+
 
 def test_it_waits_for_every_sealed_bid_and_hides_each_until_all_are_in() -> None:
     state = bet_low(deal(3, seed=2))
@@ -346,6 +353,7 @@ def test_it_sets_number_cards_aside_until_the_next_bidding_card_round() -> None:
 
 # --- bidding-card rounds -----------------------------------------------------------------------
 
+
 def _to_bidding_round(top: list[str], gtop: list[int] = ()) -> State:
     state = bet_low(deal(2, top, gtop, seed=13))
     return take_first(bid_low(take_first(bid_low(state))))
@@ -353,7 +361,7 @@ def _to_bidding_round(top: list[str], gtop: list[int] = ()) -> State:
 
 def test_it_bids_playing_cards_for_bidding_cards_ace_high() -> None:
     state = _to_bidding_round(["AC", "KS", "2D", "3D", "4D", "5H", "6H", "7H"], [25, 30, 19])
-    assert state["round"] == 2 and state["centre"] == ["B25", "B30"] and state["down"] == "B19"
+    assert state["round"] == 2 and state["centre"] == ["B25", "B30", "hidden"] and state["down"] == "B19"
     state = bid(state, {0: "AC", 1: "KS"})
     assert state["order"] == [0, 1]
     assert "AC" in state["out"] and "KS" in state["out"]
@@ -379,6 +387,7 @@ def test_it_refuses_a_bidding_card_as_a_bid_in_a_bidding_card_round() -> None:
 
 
 # --- the face-down centre card -------------------------------------------------------------------
+
 
 def test_it_shows_the_face_down_card_only_to_its_taker() -> None:
     state = bet_low(deal(3, ["2C", "3D", "4H", "AS", "KS", "QS"], seed=14))
@@ -406,27 +415,28 @@ def test_it_shows_face_up_takes_to_everyone_as_known_cards() -> None:
 
 # --- two and six players ------------------------------------------------------------------------------
 
+
 def test_it_lays_one_more_face_up_card_for_two_players_and_discards_the_leftover() -> None:
     state = bet_low(deal(2, ["2C", "3D", "AS", "KS", "QS"], seed=16))
-    assert state["centre"] == ["AS", "KS"] and state["down"] == "QS"
+    assert state["centre"] == ["AS", "KS", "hidden"] and state["down"] == "QS"
     state = bid(state, {0: numbers(state, 0)[-1], 1: numbers(state, 1)[0]})
     first, second = state["order"]
     state = act(state, first, "take", "KS")
     assert R.to_act(state) == [second] and len(R.legal_actions(state, second)) == 2
     state = act(state, second, "take", "AS")
-    assert state["round"] == 1 and state["buried"] == ["QS"]
+    assert state["round"] == 1 and state["buried_cards"] == ["QS"]
     assert R.view(state, None)["buried"] == 1 and "QS" not in set(strings_in(R.view(state, first)))
 
 
 def test_it_reshuffles_the_bid_away_cards_for_the_last_two_rounds_at_six() -> None:
     state = bet_low(deal(6, seed=17))
     before = first_legal_until(state, lambda s: s["round"] == 8 and s["phase"] == "take")
-    assert len(before["deck"]) == 4 and len(before["out"]) == 12
+    assert len(before["stock"]) == 4 and len(before["out"]) == 12
     assert all(len(hand) == 5 for hand in before["hands"])
     after = take_first(before)
-    pile = shuffled(before["deck"] + before["out"], 17, "hand", 0, "reshuffle")
+    pile = shuffled(before["stock"] + before["out"], 17, "hand", 0, "reshuffle")
     assert after["round"] == 9 and after["out"] == []
-    assert after["centre"] + [after["down"]] == pile[:6] and after["deck"] == pile[6:]
+    assert after["centre"][:-1] + [after["down"]] == pile[:6] and after["stock"] == pile[6:]
     assert all(len(hand) == 6 for hand in after["hands"])
     last = take_first(bid_low(take_first(bid_low(after))))
     assert last["phase"] == "over" or last["hand_no"] == 1
@@ -436,11 +446,12 @@ def test_it_does_not_reshuffle_below_six_players() -> None:
     state = bet_low(deal(5, seed=18))
     before = first_legal_until(state, lambda s: s["round"] == 8 and s["phase"] == "take")
     after = take_first(before)
-    assert after["centre"] + [after["down"]] == before["deck"][:5]
+    assert after["centre"][:-1] + [after["down"]] == before["stock"][:5]
     assert after["out"] == before["out"] and len(after["out"]) == 10
 
 
 # --- scoring -----------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("cards", "category", "points"),
@@ -552,7 +563,7 @@ def test_it_plays_on_and_passes_each_coloured_set_to_the_next_seat() -> None:
     for seat in range(4):
         assert state["bidding"][seat] == R.colour_set(R.DEFAULT_VALUES, colours[seat - 1])
     assert state["phase"] == "side_bet" and all(len(h) == 1 for h in state["hands"])
-    assert sorted(state["gdeck"]) == sorted(R.general_deck(R.DEFAULT_VALUES))
+    assert sorted(state["bidding_stock"]) == sorted(R.general_deck(R.DEFAULT_VALUES))
     assert R.view(state, None)["last_hand"]["hand_no"] == 0
 
 
@@ -568,6 +579,7 @@ def test_it_breaks_a_tie_at_the_end_by_the_last_hand_then_the_one_before() -> No
 
 
 # --- illegal actions -------------------------------------------------------------------------------
+
 
 def test_it_refuses_bad_actions_with_sentences_and_changes_nothing() -> None:
     state = deal(3, seed=21)
@@ -588,6 +600,7 @@ def test_it_refuses_bad_actions_with_sentences_and_changes_nothing() -> None:
 
 
 # --- views -------------------------------------------------------------------------------------------
+
 
 def test_it_gives_seated_and_spectator_views_that_show_only_what_they_may() -> None:
     state = deal(3, ["2C", "3D", "4H", "AS", "KS", "QS"], seed=23)

@@ -15,10 +15,20 @@ from engine.bots import choose
 from engine.bots import renfield as policy
 
 SETUPS: list[tuple[int, dict]] = [
-    (3, {}), (5, {}), (8, {}), (4, {"auction": True}), (5, {"blaze": True}), (4, {"death_card": True}),
-    (4, {"death_card": True, "death_all_suits": True}), (5, {"draw": True}), (3, {"flatline": True}),
-    (4, {"flatline": True, "flatline_zeroes": True}), (6, {"stud": True}), (4, {"wild_cards": True}),
-    (6, {"breathing_room": True}), (4, {"buying_the_trick": True}),
+    (3, {}),
+    (5, {}),
+    (8, {}),
+    (4, {"auction": True}),
+    (5, {"blaze": True}),
+    (4, {"death_card": True}),
+    (4, {"death_card": True, "death_all_suits": True}),
+    (5, {"draw": True}),
+    (3, {"flatline": True}),
+    (4, {"flatline": True, "flatline_zeroes": True}),
+    (6, {"stud": True}),
+    (4, {"wild_cards": True}),
+    (6, {"breathing_room": True}),
+    (4, {"buying_the_trick": True}),
     (5, {"auction": True, "draw": True, "wild_cards": True, "death_card": True, "buying_the_trick": True}),
     (4, {"stud": True, "blaze": True, "wild_cards": True, "death_card": True}),
 ]
@@ -47,10 +57,15 @@ def test_it_determinizes_to_the_same_view_and_legal_actions(players: int, option
             det = policy.determinize(seen, rng)
             assert game.view(det, seat) == seen
             assert game.legal_actions(det, seat) == game.legal_actions(state, seat)
-            assert sorted(det["deck"] + sum(det["hands"], []) + sum(det["laid_down"], []) + det["pack"]
-                          + det["draw_pile"]) == sorted(state["deck"] + sum(state["hands"], [])
-                                                        + sum(state["laid_down"], []) + state["pack"]
-                                                        + state["draw_pile"])
+            assert sorted(
+                det["deck"] + sum(det["hands"], []) + sum(det["laid_down"], []) + det["pack"] + det["draw_pile"]
+            ) == sorted(
+                state["deck"]
+                + sum(state["hands"], [])
+                + sum(state["laid_down"], [])
+                + state["pack"]
+                + state["draw_pile"]
+            )
             checked += 1
     assert checked > 20
 
@@ -100,8 +115,9 @@ def test_it_chooses_the_same_whatever_the_hidden_cards(level: str) -> None:
             other = policy.determinize(game.view(state, seat), rng)  # others' hidden cards reshuffled
             kwargs = {"playouts": 4, "time_limit": 30} if level == "strong" else {}
             mine = choose("renfield", level, game.view(state, seat), legal, seed=i, **kwargs)
-            theirs = choose("renfield", level, game.view(other, seat), game.legal_actions(other, seat),
-                            seed=i, **kwargs)
+            theirs = choose(
+                "renfield", level, game.view(other, seat), game.legal_actions(other, seat), seed=i, **kwargs
+            )
             assert mine == theirs
             compared += 1
     assert compared > 5

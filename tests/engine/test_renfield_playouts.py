@@ -37,8 +37,15 @@ COMBOS: list[dict] = [
     {"blaze": True, "flatline": True, "draw": True, "wild_cards": True},
     {"auction": True, "blaze": True, "breathing_room": True, "buying_the_trick": True},
     {"stud": True, "wild_cards": True, "death_card": True, "buying_the_trick": True, "blaze": True},
-    {"auction": True, "draw": True, "wild_cards": True, "death_card": True, "buying_the_trick": True,
-     "breathing_room": True, "flatline": True},
+    {
+        "auction": True,
+        "draw": True,
+        "wild_cards": True,
+        "death_card": True,
+        "buying_the_trick": True,
+        "breathing_room": True,
+        "flatline": True,
+    },
 ]
 
 
@@ -84,8 +91,16 @@ def test_it_keeps_the_invariants_in_random_matches(players: int, options: dict) 
     for k in range(4):
         seed = 1000 * players + 17 * k + len(options)
         check_every = 1 if k == 0 else 13
-        state, actions = random_playout(game, players, seed, options={**options, "hands": 2}, full_deck=game.FULL_DECK,
-                                        locations=locations, hidden=hidden, check_every=check_every)
+        state, actions = random_playout(
+            game,
+            players,
+            seed,
+            options={**options, "hands": 2},
+            full_deck=game.FULL_DECK,
+            locations=locations,
+            hidden=hidden,
+            check_every=check_every,
+        )
         assert money_conserved(state)
         assert len(state["history"]) == 2
         assert game.outcome(state)["scores"] == [m - state["stake"] for m in state["money"]]
@@ -106,8 +121,9 @@ def test_it_conserves_money_after_every_action() -> None:
 
 def test_it_plays_whole_default_matches_at_every_table_size() -> None:
     for players in range(3, 9):
-        state, _ = random_playout(game, players, 77 + players, full_deck=game.FULL_DECK, locations=locations,
-                                  hidden=hidden, check_every=29)
+        state, _ = random_playout(
+            game, players, 77 + players, full_deck=game.FULL_DECK, locations=locations, hidden=hidden, check_every=29
+        )
         assert len(state["history"]) == players  # one deal per player
         assert [h["dealer"] for h in state["history"]] == list(range(players))
 
@@ -116,9 +132,22 @@ def test_it_plays_whole_default_matches_at_every_table_size() -> None:
 @given(
     seed=st.integers(0, 10**6),
     players=st.integers(3, 8),
-    flags=st.fixed_dictionaries({name: st.booleans() for name in (
-        "auction", "blaze", "death_card", "draw", "flatline", "stud", "wild_cards", "breathing_room",
-        "buying_the_trick")}),
+    flags=st.fixed_dictionaries(
+        {
+            name: st.booleans()
+            for name in (
+                "auction",
+                "blaze",
+                "death_card",
+                "draw",
+                "flatline",
+                "stud",
+                "wild_cards",
+                "breathing_room",
+                "buying_the_trick",
+            )
+        }
+    ),
 )
 def test_it_plays_any_allowed_combination(seed: int, players: int, flags: dict) -> None:
     options = {**flags, "hands": 1}
@@ -126,6 +155,14 @@ def test_it_plays_any_allowed_combination(seed: int, players: int, flags: dict) 
         with pytest.raises(ValueError):
             game.new_match(players, options, seed=seed)
         return
-    state, _ = random_playout(game, players, seed, options=options, full_deck=game.FULL_DECK,
-                              locations=locations, hidden=hidden, check_every=17)
+    state, _ = random_playout(
+        game,
+        players,
+        seed,
+        options=options,
+        full_deck=game.FULL_DECK,
+        locations=locations,
+        hidden=hidden,
+        check_every=17,
+    )
     assert money_conserved(state)

@@ -76,25 +76,71 @@ def all_views_hide(state: dict) -> None:
 
 
 # Default 3-seat hands; seat 0 deals, so bidding goes 1, 2, 0.
-H = [["T17", "T3", "P5", "P9", "S2", "S12"],
-     ["T16", "T4", "P6", "P10", "S3", "S13"],
-     ["T15", "T5", "P7", "P11", "S4", "S14"]]
+H = [
+    ["T17", "T3", "P5", "P9", "S2", "S12"],
+    ["T16", "T4", "P6", "P10", "S3", "S13"],
+    ["T15", "T5", "P7", "P11", "S4", "S14"],
+]
 # Seat 0 takes five tricks, seat 1 the last with one bug, seat 2 none.
-FEWEST = [["T17", "T16", "T15", "T14", "T13", "P1"],
-          ["T1", "T3", "T4", "P3", "P4", "P5"],
-          ["T5", "T6", "T7", "S3", "S4", "S5"]]
-FEWEST_PLAY = ["order:TPS", "T17", "T1", "T5", "T16", "T3", "T6", "T15", "T4", "T7",
-               "T14", "P3", "S3", "T13", "P4", "S4", "P1", "P5", "S5"]
+FEWEST = [
+    ["T17", "T16", "T15", "T14", "T13", "P1"],
+    ["T1", "T3", "T4", "P3", "P4", "P5"],
+    ["T5", "T6", "T7", "S3", "S4", "S5"],
+]
+FEWEST_PLAY = [
+    "order:TPS",
+    "T17",
+    "T1",
+    "T5",
+    "T16",
+    "T3",
+    "T6",
+    "T15",
+    "T4",
+    "T7",
+    "T14",
+    "P3",
+    "S3",
+    "T13",
+    "P4",
+    "S4",
+    "P1",
+    "P5",
+    "S5",
+]
 # With UNIFORM values: seat 0 takes four tricks, seats 1 and 2 one each.
-TIE = [["T17", "T16", "T15", "T14", "P1", "S1"],
-       ["T3", "T4", "T5", "T6", "P5", "P6"],
-       ["T7", "T8", "T9", "T10", "S5", "P4"]]
-TIE_PLAY = ["order:TSP", "T17", "T3", "T7", "T16", "T4", "T8", "T15", "T5", "T9", "T14", "T6", "T10",
-            "P1", "P5", "P4", "P6", "S5", "S1"]
+TIE = [
+    ["T17", "T16", "T15", "T14", "P1", "S1"],
+    ["T3", "T4", "T5", "T6", "P5", "P6"],
+    ["T7", "T8", "T9", "T10", "S5", "P4"],
+]
+TIE_PLAY = [
+    "order:TSP",
+    "T17",
+    "T3",
+    "T7",
+    "T16",
+    "T4",
+    "T8",
+    "T15",
+    "T5",
+    "T9",
+    "T14",
+    "T6",
+    "T10",
+    "P1",
+    "P5",
+    "P4",
+    "P6",
+    "S5",
+    "S1",
+]
 # Seat 0 takes trick 1, seat 1 trick 2; then both fold.
-FOLDS = [["T17", "T3", "P3", "P4", "S3", "S4"],
-         ["T16", "T5", "P5", "P6", "S5", "S6"],
-         ["T15", "T4", "P7", "P8", "S7", "S8"]]
+FOLDS = [
+    ["T17", "T3", "P3", "P4", "S3", "S4"],
+    ["T16", "T5", "P5", "P6", "S5", "S6"],
+    ["T15", "T4", "P7", "P8", "S7", "S8"],
+]
 ALL_PASS = ["pass", "pass", "pass"]
 
 
@@ -127,22 +173,26 @@ def test_it_loads_a_clubs_own_values() -> None:
     assert game.bugs_of(game.table_from(table), "P5") == 0
 
 
-@pytest.mark.parametrize(("values", "fragment"), [
-    ({"bugs": [1] * 16, "dollars": [1] * 17}, "each rank 1 to 17"),
-    ({"bugs": [1] * 17}, "exactly two lists"),
-    ({"bugs": [-1] * 17, "dollars": [1] * 17}, "whole numbers from 0"),
-    ({"bugs": ["1"] * 17, "dollars": [1] * 17}, "whole numbers"),
-    ({"T": UNIFORM, "P": UNIFORM, "S": {"bugs": [1] * 17}}, "for Stones"),
-    ([1, 2, 3], "exactly two lists"),
-])
+@pytest.mark.parametrize(
+    ("values", "fragment"),
+    [
+        ({"bugs": [1] * 16, "dollars": [1] * 17}, "each rank 1 to 17"),
+        ({"bugs": [1] * 17}, "exactly two lists"),
+        ({"bugs": [-1] * 17, "dollars": [1] * 17}, "whole numbers from 0"),
+        ({"bugs": ["1"] * 17, "dollars": [1] * 17}, "whole numbers"),
+        ({"T": UNIFORM, "P": UNIFORM, "S": {"bugs": [1] * 17}}, "for Stones"),
+        ([1, 2, 3], "exactly two lists"),
+    ],
+)
 def test_it_refuses_a_bad_value_table(values: Any, fragment: str) -> None:
     with pytest.raises(ValueError, match=fragment):
         game.new_match(3, {"deck_values": values}, seed=1)
 
 
 def test_it_pays_for_the_trick_with_the_loaded_values() -> None:
-    state = act(start(FEWEST, deck_values={"bugs": [1] * 17, "dollars": [7] * 17}), *ALL_PASS, "order:TPS",
-                "T17", "T1", "T5")
+    state = act(
+        start(FEWEST, deck_values={"bugs": [1] * 17, "dollars": [7] * 17}), *ALL_PASS, "order:TPS", "T17", "T1", "T5"
+    )
     assert state["money"][0] == 100 - 5 - 21
 
 
@@ -239,14 +289,28 @@ def test_it_makes_players_follow_suit() -> None:
 
 
 def test_it_allows_any_card_without_the_led_suit() -> None:
-    state = act(start(FEWEST), *ALL_PASS, "order:TPS", "T17", "T1", "T5", "T16", "T3", "T6",
-                "T15", "T4", "T7", "T14")
+    state = act(start(FEWEST), *ALL_PASS, "order:TPS", "T17", "T1", "T5", "T16", "T3", "T6", "T15", "T4", "T7", "T14")
     assert cards_of(game.legal_actions(state, 1)) == {"P3", "P4", "P5"}
 
 
 def test_it_lets_a_higher_suit_beat_any_lower_suit() -> None:
-    state = act(start(FEWEST), *ALL_PASS, "order:SPT", "T17", "T1", "T5", "T16", "T3", "T6",
-                "T15", "T4", "T7", "T14", "P3", "S3")
+    state = act(
+        start(FEWEST),
+        *ALL_PASS,
+        "order:SPT",
+        "T17",
+        "T1",
+        "T5",
+        "T16",
+        "T3",
+        "T6",
+        "T15",
+        "T4",
+        "T7",
+        "T14",
+        "P3",
+        "S3",
+    )
     assert state["tricks"][-1]["taker"] == 2  # Stones 3 over Tools 14 and Parts 3
     assert state["leader"] == 2
 
@@ -259,8 +323,11 @@ def test_it_lets_the_higher_rank_win_within_a_suit_and_lead_next() -> None:
 
 @pytest.mark.parametrize(("third", "taker", "price"), [("S2", 0, (2 + 0 + 0) * 4), ("T5", 2, (2 + 0 + 2) * 2)])
 def test_it_doubles_the_price_for_each_two(third: str, taker: int, price: int) -> None:
-    hands = [["P9", "T3", "T4", "T6", "T7", "T8"], ["P2", "T9", "T10", "T11", "T13", "T14"],
-             ["S2", "T15", "T16", "T17", "T5", "T1"]]
+    hands = [
+        ["P9", "T3", "T4", "T6", "T7", "T8"],
+        ["P2", "T9", "T10", "T11", "T13", "T14"],
+        ["S2", "T15", "T16", "T17", "T5", "T1"],
+    ]
     state = act(start(hands), *ALL_PASS, "order:TPS", "P9", "P2", third)
     assert state["tricks"][0]["taker"] == taker
     paid = 100 - state["money"][taker] - (5 if taker == 0 else 0)
@@ -375,8 +442,17 @@ def test_it_shows_money_pot_order_bugs_and_folds_but_no_hidden_card() -> None:
 def test_it_refuses_junk_and_out_of_turn_actions_without_change() -> None:
     state = start(H)
     refused(state, {"type": "bid", "amount": 2}, "not your turn", seat=0)
-    junks = ({}, {"type": "nonsense"}, {"type": "play", "card": "T16"}, {"type": "bid"}, {"type": "bid", "amount": "2"},
-             {"type": "bid", "amount": 2.5}, {"type": "bid", "amount": 2, "extra": 1}, None, "bid")
+    junks = (
+        {},
+        {"type": "nonsense"},
+        {"type": "play", "card": "T16"},
+        {"type": "bid"},
+        {"type": "bid", "amount": "2"},
+        {"type": "bid", "amount": 2.5},
+        {"type": "bid", "amount": 2, "extra": 1},
+        None,
+        "bid",
+    )
     for junk in junks:
         refused(state, junk)
     state = act(state, "bid:2", "pass", "pass", "order:TPS")
@@ -384,37 +460,84 @@ def test_it_refuses_junk_and_out_of_turn_actions_without_change() -> None:
     refused(state, "T99", "do not hold")
 
 
-@pytest.mark.parametrize(("players", "options", "fragment"), [
-    (3, {"stake": 0}, "between"),
-    (3, {"hands": -1}, "between"),
-    (3, {"auction": "yes"}, "true or false"),
-    (9, {}, "3 to 8 players"),
-    (2, {}, "3 to 8 players"),
-    (8, {"auction": True}, "at most 7"),
-    (8, {"stud": True}, "at most 7"),
-    (7, {"breathing_room": True}, "at most 6"),
-    (4, {"stud": True, "breathing_room": True}, "cannot be played together"),
-    (4, {"stud": True, "draw": True}, "cannot be played together"),
-    (4, {"death_all_suits": True}, "needs the The Death Card"),
-    (4, {"flatline_zeroes": True}, "needs the Flatline"),
-    (4, {"death_card": True, "death_cards": []}, "at least one Death"),
-    (4, {"wild_cards": True, "wilds": []}, "at least one wild"),
-    (4, {"wild_cards": True, "death_card": True, "wilds": ["S7"]}, "both Death and wild"),
-    (4, {"death_card": True, "death_cards": ["S0"]}, "not a card"),
-    (7, {"stud": True, "auction": True}, "need 56 cards"),
-    (6, {"breathing_room": True, "auction": True}, "need 55 cards"),
-    (6, {"breathing_room": True, "auction": True, "flatline": True, "flatline_zeroes": True}, "has only 54"),
-    (3, {"deck": game.PLAYING_CARDS[:-1]}, "deck"),
-    (3, {"flatline": True, "flatline_zeroes": True, "deck": game.PLAYING_CARDS}, "missing P0"),
-])
+def number_steps() -> list[tuple[str, dict, dict]]:
+    """Every Renfield action that carries a number, each in a state where it
+    is legal as given: (name, state, action)."""
+    wild = act(start(WILD, wild_cards=True, wilds=["T1"]), *ALL_PASS, "order:SPT", "P9")
+    return [
+        ("bid", start(H), {"type": "bid", "amount": 1}),
+        ("blaze bid", start(H, blaze=True), {"type": "bid", "amount": 1}),
+        ("auction bid", start(H, extra=PACK, auction=True), {"type": "bid", "amount": 1}),
+        ("wild play", wild, {"type": "play", "card": "T1", "suit": "P", "rank": 1}),
+    ]
+
+
+@pytest.mark.parametrize("odd", [True, 1.0, "1", [1], None], ids=repr)
+def test_it_refuses_numbers_that_are_not_whole_numbers_without_change(odd: Any) -> None:
+    for name, state, action in number_steps():
+        seat = game.to_act(state)[0]
+        key = "rank" if "rank" in action else "amount"
+        assert action in game.legal_actions(state, seat), name  # the whole number is legal
+        refused(state, {**action, key: odd}, "whole number")
+
+
+def test_it_refuses_a_bid_of_true_even_where_one_is_the_only_bid() -> None:
+    state = start(H, stake=1)
+    assert [a for a in game.legal_actions(state, 1) if a["type"] == "bid"] == [{"type": "bid", "amount": 1}]
+    refused(state, {"type": "bid", "amount": True}, "whole number of dollars from 1 to 1")
+    assert game.apply(state, 1, {"type": "bid", "amount": 1})["bidding"]["high"] == 1
+
+
+def test_it_never_logs_a_number_that_is_not_a_whole_number() -> None:
+    for name, state, action in number_steps():
+        seat = game.to_act(state)[0]
+        key = "rank" if "rank" in action else "amount"
+        assert "1" in game.describe(state, seat, action), name
+        for odd in (True, 1.0, 2.5):
+            text = game.describe(state, seat, {**action, key: odd})
+            assert str(odd) not in text and "True" not in text, (name, text)
+
+
+@pytest.mark.parametrize(
+    ("players", "options", "fragment"),
+    [
+        (3, {"stake": 0}, "between"),
+        (3, {"hands": -1}, "between"),
+        (3, {"auction": "yes"}, "true or false"),
+        (9, {}, "3 to 8 players"),
+        (2, {}, "3 to 8 players"),
+        (8, {"auction": True}, "at most 7"),
+        (8, {"stud": True}, "at most 7"),
+        (7, {"breathing_room": True}, "at most 6"),
+        (4, {"stud": True, "breathing_room": True}, "cannot be played together"),
+        (4, {"stud": True, "draw": True}, "cannot be played together"),
+        (4, {"death_all_suits": True}, "needs the The Death Card"),
+        (4, {"flatline_zeroes": True}, "needs the Flatline"),
+        (4, {"death_card": True, "death_cards": []}, "at least one Death"),
+        (4, {"wild_cards": True, "wilds": []}, "at least one wild"),
+        (4, {"wild_cards": True, "death_card": True, "wilds": ["S7"]}, "both Death and wild"),
+        (4, {"death_card": True, "death_cards": ["S0"]}, "not a card"),
+        (7, {"stud": True, "auction": True}, "need 56 cards"),
+        (6, {"breathing_room": True, "auction": True}, "need 55 cards"),
+        (6, {"breathing_room": True, "auction": True, "flatline": True, "flatline_zeroes": True}, "has only 54"),
+        (3, {"deck": game.PLAYING_CARDS[:-1]}, "deck"),
+        (3, {"flatline": True, "flatline_zeroes": True, "deck": game.PLAYING_CARDS}, "missing P0"),
+    ],
+)
 def test_it_refuses_bad_options_with_a_sentence(players: int, options: dict, fragment: str) -> None:
     with pytest.raises(ValueError, match=fragment):
         game.new_match(players, options, seed=1)
 
 
 def test_it_accepts_the_feasible_limits() -> None:
-    for players, options in [(7, {"stud": True}), (6, {"stud": True, "auction": True}), (6, {"breathing_room": True}),
-                             (5, {"breathing_room": True, "auction": True}), (7, {"auction": True}), (8, {})]:
+    for players, options in [
+        (7, {"stud": True}),
+        (6, {"stud": True, "auction": True}),
+        (6, {"breathing_room": True}),
+        (5, {"breathing_room": True, "auction": True}),
+        (7, {"auction": True}),
+        (8, {}),
+    ]:
         state = game.new_match(players, options, seed=1)
         assert_cards_conserved(state, game.FULL_DECK, locations)
 
@@ -514,8 +637,11 @@ def test_it_makes_the_dealer_bid_one_bug_when_nobody_bids_in_blaze() -> None:
 
 # --- The Death Card -------------------------------------------------------------
 
-DEATH = [["T15", "T11", "P3", "P4", "S3", "S4"], ["T9", "S7", "P5", "P6", "S5", "S6"],
-         ["T13", "T14", "P7", "P8", "S8", "S9"]]
+DEATH = [
+    ["T15", "T11", "P3", "P4", "S3", "S4"],
+    ["T9", "S7", "P5", "P6", "S5", "S6"],
+    ["T13", "T14", "P7", "P8", "S8", "S9"],
+]
 
 
 def test_it_removes_a_trick_with_death_and_gives_the_lead_to_its_would_be_taker() -> None:
@@ -594,8 +720,11 @@ def test_it_plays_out_for_the_last_bettor_left() -> None:
 
 # --- Flatline -------------------------------------------------------------------
 
-FLAT = [["T9", "T5", "P3", "P4", "S3", "S4"], ["P9", "P5", "P6", "P7", "S5", "S6"],
-        ["S9", "T4", "T3", "P8", "S8", "S7"]]
+FLAT = [
+    ["T9", "T5", "P3", "P4", "S3", "S4"],
+    ["P9", "P5", "P6", "P7", "S5", "S6"],
+    ["S9", "T4", "T3", "P8", "S8", "S7"],
+]
 
 
 def test_it_has_no_suit_order_and_a_two_dollar_lead_in_flatline() -> None:
@@ -614,8 +743,11 @@ def test_it_compares_rank_only_with_ties_to_the_later_card() -> None:
 
 
 def test_it_makes_a_led_zero_high_with_zeroes_shuffled_in() -> None:
-    hands = [["T0", "T5", "P3", "P4", "S3", "S4"], ["P17", "P5", "P6", "P7", "S5", "S6"],
-             ["T1", "T2", "T3", "P8", "S8", "S7"]]
+    hands = [
+        ["T0", "T5", "P3", "P4", "S3", "S4"],
+        ["P17", "P5", "P6", "P7", "S5", "S6"],
+        ["T1", "T2", "T3", "P8", "S8", "S7"],
+    ]
     state = start(hands, flatline=True, flatline_zeroes=True)
     assert state["keys"] == [] and len(state["deck"]) == 54 - 18
     state = act(state, *ALL_PASS, "T0", "P17", "T1")
@@ -624,8 +756,11 @@ def test_it_makes_a_led_zero_high_with_zeroes_shuffled_in() -> None:
 
 # --- Stud -----------------------------------------------------------------------
 
-STUD = [["T1", "T2", "T3", "T4", "T5", "T6", "T7"], ["P1", "P2", "P3", "P4", "P5", "P6", "P7"],
-        ["S1", "S2", "S3", "S4", "S5", "S6", "S7"]]
+STUD = [
+    ["T1", "T2", "T3", "T4", "T5", "T6", "T7"],
+    ["P1", "P2", "P3", "P4", "P5", "P6", "P7"],
+    ["S1", "S2", "S3", "S4", "S5", "S6", "S7"],
+]
 
 
 def test_it_deals_stud_three_down_and_four_up_for_all_to_see() -> None:
@@ -646,8 +781,11 @@ def test_it_plays_six_of_seven_stud_cards() -> None:
 
 # --- Wild Cards -----------------------------------------------------------------
 
-WILD = [["P9", "T3", "T4", "T6", "T7", "T8"], ["T1", "P5", "T10", "T11", "T13", "T14"],
-        ["S2", "T15", "T16", "T17", "T5", "S3"]]
+WILD = [
+    ["P9", "T3", "T4", "T6", "T7", "T8"],
+    ["T1", "P5", "T10", "T11", "T13", "T14"],
+    ["S2", "T15", "T16", "T17", "T5", "S3"],
+]
 
 
 def test_it_plays_a_wild_card_as_declared_and_pays_face_value() -> None:

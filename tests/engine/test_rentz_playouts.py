@@ -25,9 +25,9 @@ OPTION_SETS = [
 def locations(state: dict) -> list[str]:
     """Every card: in a hand, in the trick on the table, in a taken trick, or on the layout."""
     cards = [c for hand in state["hands"] for c in hand]
-    cards += state["trick"]
+    cards += state["trick_cards"]
     cards += [c for trick in state["tricks"] for c in trick["cards"]]
-    cards += rentz.layout_cards(state["layout"])
+    cards += rentz.layout_cards(state["rows"])
     return cards
 
 
@@ -75,7 +75,9 @@ def test_it_keeps_the_invariants_over_many_matches(seed: int) -> None:
 def test_it_replays_a_stacked_first_hand(seed: int) -> None:
     deck = list(DECK)
     random.Random(seed).shuffle(deck)
-    random_playout(rentz, 4, seed, options={"deck": deck}, full_deck=DECK, locations=locations, hidden=hidden, check_every=53)
+    random_playout(
+        rentz, 4, seed, options={"deck": deck}, full_deck=DECK, locations=locations, hidden=hidden, check_every=53
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

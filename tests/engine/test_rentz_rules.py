@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine import IllegalAction, get_game
-from engine import rentz
+from engine import IllegalAction, get_game, rentz
 from engine.cards import french_deck
 from tests.engine.invariants import assert_view_hides
 
@@ -213,7 +212,7 @@ def _any(state: dict, seat: int) -> str:
 
 
 def _rest_of_trick(state: dict) -> dict:
-    while state["trick"]:
+    while state["trick_cards"]:
         seat = rentz.to_act(state)[0]
         state = play(state, seat, _any(state, seat))
     return state
@@ -440,7 +439,7 @@ def test_it_fills_in_default_options() -> None:
         ({"points": {"acool": 10}}, "Acool penalty must be a whole number from"),
         ({"points": {"queens": True}}, "Queens penalty must be a whole number"),
         ({"points": {"diamonds": -1.5}}, "Diamonds penalty must be a whole number"),
-        ({"points": {"king_of_hearts": -10**6}}, "King of Hearts penalty"),
+        ({"points": {"king_of_hearts": -(10**6)}}, "King of Hearts penalty"),
         ({"points": {"rentz": [200, 150, 100]}}, "list of four whole numbers"),
         ({"points": {"rentz": [100, 150, 100, 50]}}, "must not grow"),
         ({"points": {"rentz": [200, 150, 100, -50]}}, "from 0 to"),
@@ -530,7 +529,12 @@ def test_it_shows_the_layout_and_who_is_out() -> None:
     for card in ("JC", "JD", "JS"):
         state = play(state, rentz.to_act(state)[0], card)
     view = rentz.view(state, 0)
-    assert view["layout"] == {"C": {"low": "JC", "high": "JC"}, "D": {"low": "JD", "high": "JD"}, "H": None, "S": {"low": "JS", "high": "JS"}}
+    assert view["layout"] == {
+        "C": {"low": "JC", "high": "JC"},
+        "D": {"low": "JD", "high": "JD"},
+        "H": None,
+        "S": {"low": "JS", "high": "JS"},
+    }
     assert view["out"] == []
 
 
