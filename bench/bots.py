@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from engine import GAMES, get_game
-from engine.bots import choose
+from engine.play import MAX_MATCH_STEPS, Decision, bot_players, play_out
 
 # Shorter matches than the defaults where a game allows it: the comparison is
 # per match, and a strong seat thinks for up to a second per decision.
@@ -39,21 +39,17 @@ PAIRINGS = [("strong", "basic"), ("basic", "random")]
 
 def play(game_name: str, players: int, options: dict, seed: int, levels: list[str]) -> dict[str, Any]:
     game = get_game(game_name)
-    state = game.new_match(players, options or None, seed=seed)
-    times: list[float] = []
-    steps = 0
-    while not game.is_over(state):
-        for seat in game.to_act(state):
-            legal = game.legal_actions(state, seat)
-            started = time.perf_counter()
-            action = choose(game_name, levels[seat], game.view(state, seat), legal, seed=f"{seed}:{steps}")
-            if levels[seat] == "strong" and len(legal) > 1:
-                times.append(time.perf_counter() - started)
-            state = game.apply(state, seat, action)
-            steps += 1
-            if game.is_over(state):
-                break
-    return {"places": game.outcome(state)["places"], "times": times, "steps": steps}
+    decisions: list[Decision] = []
+    state = play_out(
+        game,
+        game.new_match(players, options or None, seed=seed),
+        choose=bot_players(game_name, levels, seed=seed),
+        max_steps=MAX_MATCH_STEPS,
+        on_decision=decisions.append,
+    )
+    # A forced move is no decision: only real choices count towards the strong bot's times.
+    times = [d.seconds for d in decisions if levels[d.seat] == "strong" and len(d.legal) > 1]
+    return {"places": game.outcome(state)["places"], "times": times, "steps": len(decisions)}
 
 
 def _match(args: tuple[str, int, dict, int, str, str]) -> tuple[float, list[float]]:
@@ -61,8 +57,8 @@ def _match(args: tuple[str, int, dict, int, str, str]) -> tuple[float, list[floa
     swap = seed % 2 == 1
     levels = [(b if swap else a) if seat % 2 == 0 else (a if swap else b) for seat in range(players)]
     result = play(game_name, players, options, seed, levels)
-    best_a = min(p for p, lvl in zip(result["places"], levels) if lvl == a)
-    best_b = min(p for p, lvl in zip(result["places"], levels) if lvl == b)
+    best_a = min(p for p, lvl in zip(result["places"], levels, strict=True) if lvl == a)
+    best_b = min(p for p, lvl in zip(result["places"], levels, strict=True) if lvl == b)
     score = 1.0 if best_a < best_b else 0.5 if best_a == best_b else 0.0
     return score, result["times"]
 
@@ -101,9 +97,16 @@ def main(argv: list[str] | None = None) -> int:
                 times = [t for _, ts in outcomes for t in ts]
                 low, high = wilson(wins, len(outcomes))
                 entry: dict[str, Any] = {
-                    "game": game_name, "players": config["players"], "options": config["options"], "a": a, "b": b, "matches": len(outcomes),
-                    "a_win_rate": round(wins / len(outcomes), 3), "ci95": [round(low, 3), round(high, 3)],
-                    "clear": low > 0.5, "seconds": round(time.perf_counter() - started, 1),
+                    "game": game_name,
+                    "players": config["players"],
+                    "options": config["options"],
+                    "a": a,
+                    "b": b,
+                    "matches": len(outcomes),
+                    "a_win_rate": round(wins / len(outcomes), 3),
+                    "ci95": [round(low, 3), round(high, 3)],
+                    "clear": low > 0.5,
+                    "seconds": round(time.perf_counter() - started, 1),
                 }
                 if times:
                     entry["strong_decisions"] = len(times)

@@ -9,7 +9,8 @@ import time
 from typing import Any
 
 from engine import GAMES, get_game
-from engine.bots import LEVELS, choose
+from engine.bots import LEVELS
+from engine.play import MAX_MATCH_STEPS, bot_players, play_out
 from engine.replay import make_log, verify
 
 
@@ -18,17 +19,16 @@ def play_match(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play one whole match with bots; returns the final state and the action log."""
     game = get_game(game_name)
-    state = game.new_match(players, options, seed=seed)
     actions: list[dict[str, Any]] = []
-    while not game.is_over(state):
-        for seat in game.to_act(state):
-            legal = game.legal_actions(state, seat)
-            level = levels[seat % len(levels)]
-            action = choose(game_name, level, game.view(state, seat), legal, seed=f"{seed}:{len(actions)}")
-            state = game.apply(state, seat, action)
-            actions.append({"seat": seat, "action": action})
-            if game.is_over(state):
-                break
+    state = play_out(
+        game,
+        game.new_match(players, options, seed=seed),
+        choose=bot_players(game_name, levels, seed=seed),
+        max_steps=MAX_MATCH_STEPS,
+        on_decision=lambda d: actions.append({"seat": d.seat, "action": d.action}),
+    )
+    if not game.is_over(state):
+        raise RuntimeError(f"The {game_name} match with seed {seed} did not end within {MAX_MATCH_STEPS} actions.")
     return state, actions
 
 
@@ -50,7 +50,11 @@ def _play(args: argparse.Namespace) -> int:
             with open(args.log if args.count == 1 else f"{args.log}.{k}", "w") as fh:
                 json.dump(make_log(args.game, args.players, seed, options, actions, state), fh)
         if not args.quiet:
-            print(json.dumps({"seed": seed, "actions": len(actions), "scores": result["scores"], "places": result["places"]}))
+            print(
+                json.dumps(
+                    {"seed": seed, "actions": len(actions), "scores": result["scores"], "places": result["places"]}
+                )
+            )
     elapsed = time.perf_counter() - started
     summary = {"game": args.game, "matches": args.count, "actions": total_actions, "seconds": round(elapsed, 3)}
     print(json.dumps(summary))

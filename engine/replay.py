@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine import IllegalAction, get_game
@@ -34,13 +35,28 @@ def seed_hash(seed: int | str) -> str:
 
 def replay(log: dict[str, Any]) -> dict[str, Any]:
     """The state after every action of the log; IllegalAction names the bad step."""
-    game = get_game(log["game"])
-    state = game.new_match(log["players"], log.get("options") or None, seed=log["seed"])
-    for ply, entry in enumerate(log["actions"]):
+    return state_at(log["game"], log["players"], log.get("options"), log["seed"], log["actions"])
+
+
+def state_at(
+    game_name: str,
+    players: int,
+    options: dict[str, Any] | None,
+    seed: int,
+    actions: Sequence[Mapping[str, Any]],
+    ply: int | None = None,
+) -> dict[str, Any]:
+    """The state after the first ``ply`` actions (all of them when None); IllegalAction names the bad step.
+
+    ``actions`` are ``{"seat": ..., "action": ...}`` mappings, as in a log or the match's moves.
+    """
+    game = get_game(game_name)
+    state = game.new_match(players, options or None, seed=seed)
+    for number, entry in enumerate(actions[:ply]):
         try:
             state = game.apply(state, entry["seat"], entry["action"])
         except IllegalAction as exc:
-            raise IllegalAction(f"Step {ply + 1} (seat {entry['seat']}) is not legal: {exc}") from exc
+            raise IllegalAction(f"Step {number + 1} (seat {entry['seat']}) is not legal: {exc}") from exc
     return state
 
 
@@ -77,4 +93,7 @@ def verify(log: dict[str, Any]) -> tuple[bool, str]:
         if canonical(game.outcome(state)) != canonical(log["outcome"]):
             return False, "The replayed outcome differs from the recorded one."
     steps = len(log["actions"])
-    return True, f"OK: {steps} actions replayed; the match {'is over' if game.is_over(state) else 'is still in progress'}."
+    return (
+        True,
+        f"OK: {steps} actions replayed; the match {'is over' if game.is_over(state) else 'is still in progress'}.",
+    )

@@ -6,7 +6,8 @@ from typing import Any
 
 from engine import GAMES, get_game
 from engine.bots import choose
-from games.models import Match
+from engine.play import play_out
+from games.models import Match, Move
 from games.services import SeatSpec, match_create, move_submit
 
 MAX_DEMO_MOVES = 3_000
@@ -42,14 +43,16 @@ def _short(module: Any) -> dict[str, Any]:
 def _play_out(match: Match) -> None:
     """Everyone plays basic bot moves until the end, so the replay page has something to show."""
     game = match.engine
-    for _ in range(MAX_DEMO_MOVES):
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
-            return
-        seats = {s.number: s for s in match.seats.select_related("user")}
-        number = game.to_act(match.state)[0]
-        legal = game.legal_actions(match.state, number)
-        action = choose(match.game, "basic", game.view(match.state, number), legal, seed=f"demo:{match.version}")
+    seats = {s.number: s for s in match.seats.select_related("user")}
+
+    def basic(state: dict[str, Any], number: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
+        return choose(match.game, "basic", game.view(state, number), legal, seed=f"demo:{match.version}")
+
+    def submit(state: dict[str, Any], number: int, action: dict[str, Any]) -> dict[str, Any]:
         seat = seats[number]
-        kind = "bot" if seat.is_bot else "player"
+        kind = Move.Kind.BOT if seat.is_bot else Move.Kind.PLAYER
         move_submit(match=match, user=seat.user, seat=number, action=action, version=match.version, kind=kind)
+        match.refresh_from_db()  # bots woken when the move commits (eager Celery) may have played on since
+        return match.state
+
+    play_out(game, match.state, choose=basic, apply=submit, max_steps=MAX_DEMO_MOVES)

@@ -32,13 +32,24 @@ def test_it_makes_illegal_action_a_value_error() -> None:
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_it_has_the_module_conventions(name: str) -> None:
     game = get_game(name)
-    assert game.NAME == name
+    assert name == game.NAME
     assert isinstance(game.TITLE, str) and game.TITLE
     assert 2 <= game.MIN_PLAYERS <= game.MAX_PLAYERS <= 8
     for entry in game.OPTIONS:
         assert {"name", "type", "default", "label"} <= set(entry)
-    for fn in ("new_match", "to_act", "legal_actions", "apply", "view", "is_over", "outcome",
-               "describe", "hand_index", "card_label", "validate_options"):
+    for fn in (
+        "new_match",
+        "to_act",
+        "legal_actions",
+        "apply",
+        "view",
+        "is_over",
+        "outcome",
+        "describe",
+        "hand_index",
+        "card_label",
+        "validate_options",
+    ):
         assert callable(getattr(game, fn)), fn
 
 
@@ -123,7 +134,12 @@ def test_it_validates_option_values_with_sentences() -> None:
     ]
     assert validate_options(None, schema, 4) == {"target": 12, "fast": False, "mode": "a"}
     assert validate_options({"target": 3}, schema, 4)["target"] == 3
-    for bad, fragment in [({"target": 0}, "between"), ({"target": "3"}, "whole number"),
-                          ({"fast": 1}, "true or false"), ({"mode": "c"}, "one of"), ({"x": 1}, "Unknown option")]:
+    for bad, fragment in [
+        ({"target": 0}, "between"),
+        ({"target": "3"}, "whole number"),
+        ({"fast": 1}, "true or false"),
+        ({"mode": "c"}, "one of"),
+        ({"x": 1}, "Unknown option"),
+    ]:
         with pytest.raises(ValueError, match=fragment):
             validate_options(bad, schema, 4)

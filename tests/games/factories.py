@@ -1,4 +1,4 @@
-"""Matches for tests, made through the services, plus engine-side play-outs for long matches."""
+"""Matches for tests and the moves played in them, all made through the services."""
 
 from __future__ import annotations
 
@@ -9,12 +9,19 @@ from django.db import transaction
 
 from accounts.models import User
 from engine import GAMES, get_game
-from games.models import RECENT_MOVES, Match, Move
-from games.services import SeatSpec, match_create
+from engine.play import MAX_MATCH_STEPS, Apply, Choose, play_out
+from games.models import Match, Move
+from games.services import SeatSpec, match_create, move_submit
 from tests.accounts.factories import PASSWORD, UserFactory
 
 __all__ = [
-    "PASSWORD", "UserFactory", "game_names", "make_match", "play_engine_moves", "play_random", "play_until_turn",
+    "PASSWORD",
+    "UserFactory",
+    "game_names",
+    "make_match",
+    "play_engine_moves",
+    "play_random",
+    "play_until_turn",
     "quick_options",
 ]
 
@@ -50,68 +57,86 @@ def make_match(
     if users is None:
         users = [UserFactory() for _ in range(players - bots if humans is None else humans)]
     specs = [SeatSpec(user=u) for u in users] + [SeatSpec(bot=level)] * (players - len(users))
-    return match_create(game=game, players=players, options=options, created_by=users[0] if users else None,
-                        private=private, seats=specs)
+    return match_create(
+        game=game,
+        players=players,
+        options=options,
+        created_by=users[0] if users else None,
+        private=private,
+        seats=specs,
+    )
 
 
 def play_engine_moves(match: Match, count: int, *, seed: int = 0, until_over: bool = False) -> Match:
-    """Play random legal moves straight through the engine and record them: fast setup for long matches.
+    """Random legal moves through ``move_submit``, as the app records them: setup for long matches.
 
-    Bypasses mail and bots on purpose; the services have their own tests.
+    ``count`` moves (or all of them with ``until_over``), each by the first seat to act: its player,
+    or its bot with ``kind="bot"``. The service adds the forced moves, mail and deadlines a real
+    move causes, so setup cannot drift from the app. Returns ``match``, brought up to date.
     """
-    game, rng = match.engine, random.Random(seed)
-    state, ply, moves = match.state, match.version, []
-    while (until_over or len(moves) < count) and not game.is_over(state):
-        seat = rng.choice(game.to_act(state))
-        action = rng.choice(game.legal_actions(state, seat))
-        moves.append(Move(match=match, ply=ply, seat=seat, action=action, text=game.describe(state, seat, action),
-                          awaited=game.to_act(state)))
-        state, ply = game.apply(state, seat, action), ply + 1
-    with transaction.atomic():
-        Move.objects.bulk_create(moves)
-        match.state, match.version = state, ply
-        lines = [{"ply": m.ply, "seat": m.seat, "kind": m.kind, "text": m.text} for m in moves]
-        match.recent_moves = [*match.recent_moves, *lines][-RECENT_MOVES:]
-        if game.is_over(state):
-            match.status, match.outcome = Match.Status.FINISHED, game.outcome(state)
-        match.save()
-        to_act = [] if game.is_over(state) else game.to_act(state)
-        # Two statements whatever the table size, rather than one per seat.
-        match.seats.filter(number__in=to_act).update(awaiting=True)
-        match.seats.exclude(number__in=to_act).update(awaiting=False)
+    rng = random.Random(seed)
+    match.refresh_from_db()
+    play_out(
+        match.engine,
+        match.state,
+        choose=_random_choice(rng),
+        apply=_submitter(match),
+        max_steps=MAX_MATCH_STEPS if until_over else count,
+    )
     return match
 
 
 def play_until_turn(match: Match, seat: int, *, limit: int = 200, seed: int = 0) -> Match:
-    """Engine-side random moves until ``seat`` is to act; fails loudly instead of looping on.
+    """Random moves through the services until ``seat`` is to act; fails loudly instead of looping on.
 
-    One write for the whole run, and a bound: a match that ends first, or a seat that never
-    comes round, is a failed setup with a message, not a test that hangs.
+    A bound: a match that ends first, or a seat that never comes round, is a failed setup with a
+    message, not a test that hangs.
     """
-    game, rng = match.engine, random.Random(seed)
-    state, count = match.state, 0
-    while seat not in game.to_act(state):  # the same draws as play_engine_moves, so it replays them
-        if game.is_over(state) or count >= limit:
-            over = game.is_over(state)
-            raise AssertionError(f"Seat {seat} did not come to act within {count} moves (match over: {over}).")
-        mover = rng.choice(game.to_act(state))
-        state, count = game.apply(state, mover, rng.choice(game.legal_actions(state, mover))), count + 1
-    return play_engine_moves(match, count, seed=seed) if count else match
+    rng, game = random.Random(seed), match.engine
+    match.refresh_from_db()
+    play_out(
+        game,
+        match.state,
+        choose=_random_choice(rng),
+        apply=_submitter(match),
+        max_steps=limit,
+        until=lambda state: seat in game.to_act(state),
+    )
+    if seat not in game.to_act(match.state):
+        raise AssertionError(f"Seat {seat} did not come to act within {limit} moves (match over: {match.is_over}).")
+    return match
 
 
 def play_random(match: Match, count: int, *, seed: int = 0) -> None:
-    """Play random legal moves through ``move_submit`` for the human seats, as players would."""
-    from games.services import move_submit
+    """Random legal moves through ``move_submit`` for the human seats, as players would; stops at a bot's turn."""
+    rng, game = random.Random(seed), match.engine
+    match.refresh_from_db()
+    humans = set(match.seats.exclude(user=None).values_list("number", flat=True))
+    play_out(
+        game,
+        match.state,
+        choose=_random_choice(rng),
+        apply=_submitter(match),
+        max_steps=count,
+        until=lambda state: game.to_act(state)[0] not in humans,
+    )
 
-    rng = random.Random(seed)
-    for _ in range(count):
-        match.refresh_from_db()
-        if match.status != Match.Status.ACTIVE:
-            return
-        seats = {s.number: s for s in match.seats.select_related("user")}
-        humans = [n for n in match.engine.to_act(match.state) if seats[n].user_id]
-        if not humans:
-            return
-        number = rng.choice(humans)
-        action = rng.choice(match.engine.legal_actions(match.state, number))
-        move_submit(match=match, user=seats[number].user, seat=number, action=action, version=match.version)
+
+def _random_choice(rng: random.Random) -> Choose:
+    return lambda _state, _seat, legal: rng.choice(legal)
+
+
+def _submitter(match: Match) -> Apply:
+    """Apply an action the way the app does: ``move_submit`` for the seat's player, or for its bot."""
+    seats = {s.number: s for s in match.seats.select_related("user")}
+
+    def submit(_state: dict[str, Any], number: int, action: dict[str, Any]) -> dict[str, Any]:
+        seat = seats[number]
+        kind = Move.Kind.BOT if seat.is_bot else Move.Kind.PLAYER
+        move_submit(match=match, user=seat.user, seat=number, action=action, version=match.version, kind=kind)
+        if not transaction.get_connection().in_atomic_block:
+            # The move really committed, so bots woken on commit (eager mode) may have moved since.
+            match.refresh_from_db(fields=["state", "version", "status", "outcome", "recent_moves"])
+        return match.state
+
+    return submit
