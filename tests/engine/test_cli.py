@@ -58,3 +58,15 @@ def test_it_runs_as_a_module_and_refuses_bad_input() -> None:
         cwd=ROOT, capture_output=True, text=True, timeout=60,
     )
     assert bad.returncode == 2 and "error:" in bad.stderr
+
+
+def test_it_checks_the_state_hash_of_a_log_of_the_current_format_only(tmp_path: Path) -> None:
+    """A log exported before a game's state changed shape still verifies on its seed, actions and outcome."""
+    name = "rentz"
+    state, actions = play_match(name, 4, 5, ["random"])
+    log = make_log(name, 4, 5, None, actions, state)
+    tampered = {**log, "state_hash": "0" * 64}
+    assert not verify(tampered)[0]
+    older = {k: v for k, v in tampered.items() if k != "format"}
+    assert verify(older)[0]
+    assert not verify({**older, "outcome": {"scores": [0, 0, 0, 0], "places": [1, 1, 1, 1]}})[0]
