@@ -17,3 +17,23 @@ class Refused(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+class MoveRefused(Refused):
+    """A move the app will not take: not this seat, not this turn, not a move of the game."""
+
+
+class NotSeated(MoveRefused):
+    """The person has no seat at this table; ``private`` says whether they may even know it exists."""
+
+    def __init__(self, message: str, *, private: bool) -> None:
+        super().__init__(message)
+        self.private = private
+
+
+class Stale(MoveRefused):
+    """The move was chosen on a table that has changed since."""
+
+
+class IllegalMove(MoveRefused):
+    """The engine refused the action; the message is the engine's, which names what is wrong."""

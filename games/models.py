@@ -6,15 +6,12 @@ append-only record from which the snapshot can always be rebuilt.
 
 from __future__ import annotations
 
-from types import ModuleType
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from engine import get_game
-
+from engine import Game, get_game
 
 RECENT_MOVES = 30
 RECENT_CHAT = 50
@@ -49,6 +46,10 @@ class Match(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # Not columns: what the selectors attach to a match they read for a page, with it in the same queries.
+    seat_list: list[Seat]  # every seat with its player (match_for_viewer)
+    my_seat: Seat  # the viewer's seat (dashboard_for)
+
     class Meta:
         verbose_name_plural = "matches"
         indexes = [models.Index(fields=["status", "-updated_at"])]
@@ -56,8 +57,11 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"{self.title} #{self.pk}"
 
+    def get_absolute_url(self) -> str:
+        return reverse("games-match", args=[self.pk])
+
     @property
-    def engine(self) -> ModuleType:
+    def engine(self) -> Game:
         return get_game(self.game)
 
     @property
@@ -67,9 +71,6 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
-
-    def get_absolute_url(self) -> str:
-        return reverse("games-match", args=[self.pk])
 
     @property
     def chat_mark(self) -> int:
@@ -118,9 +119,12 @@ class Seat(models.Model):
     def name(self) -> str:
         if self.bot_level:
             return f"Bot {self.number + 1} ({self.get_bot_level_display().lower()})"
-        if self.user_id is not None:
-            return self.user.name if self.joined else f"{self.user.name} (invited)"
-        return f"Invited: {self.invite_email}" if self.invite_email else f"Seat {self.number + 1}"
+        if self.joined and self.user is not None:
+            return self.user.name
+        # An open invitation names neither its address nor an account the address may belong to: either
+        # would tell a reader who is invited, or that an address has an account. The creator's table
+        # shows the address (games.presenters.base.Presenter.seats).
+        return f"Seat {self.number + 1} (invited)" if self.invite_token else f"Seat {self.number + 1}"
 
 
 class Move(models.Model):

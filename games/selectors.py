@@ -7,9 +7,7 @@ from operator import attrgetter
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Exists, Model, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
 
 from accounts.models import User
@@ -21,9 +19,9 @@ HEAVY_FIELDS = ("state", "recent_moves", "recent_chat", "outcome", "options")
 
 def matches_awaiting(*, user: User) -> QuerySet[Match]:
     """Active matches where the engine waits for this user, longest waiting first."""
-    return Match.objects.filter(
-        status=Match.Status.ACTIVE, seats__user=user, seats__awaiting=True
-    ).order_by("updated_at", "pk")
+    return Match.objects.filter(status=Match.Status.ACTIVE, seats__user=user, seats__awaiting=True).order_by(
+        "updated_at", "pk"
+    )
 
 
 def awaiting_count(*, user: User) -> int:
@@ -40,7 +38,10 @@ def dashboard_for(*, user: User) -> dict[str, Any]:
     seats_prefetch = Prefetch("seats", queryset=Seat.objects.select_related("user"))
     matches = {s.match_id: s for s in mine}
     rows = list(
-        Match.objects.filter(pk__in=matches).defer(*HEAVY_FIELDS).prefetch_related(seats_prefetch).order_by("-updated_at")
+        Match.objects.filter(pk__in=matches)
+        .defer(*HEAVY_FIELDS)
+        .prefetch_related(seats_prefetch)
+        .order_by("-updated_at")
     )
     for match in rows:
         match.my_seat = matches[match.pk]
@@ -82,85 +83,47 @@ def match_for_viewer(*, match_id: int, user: User) -> tuple[Match, Seat | None]:
     return match, seat
 
 
-# The field names read of a match, its seats and their players, in that order.
-Reads = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-ALL_READS: Reads = (
-    tuple(f.name for f in Match._meta.concrete_fields),
-    tuple(f.name for f in Seat._meta.concrete_fields),
-    tuple(f.name for f in User._meta.concrete_fields if f.name != "password"),  # never needed to show a table
-)
-_TABLES = {Match: "m", Seat: "s", User: "u"}
-# Per model: where its columns sit in the row, their attribute names, and each column's converters.
-_Plan = tuple[int, int, list[str], list[list[tuple[Any, Any]]]]
-
-
-def match_and_seats(
-    match_id: int, *, reads: Reads = ALL_READS, for_update: bool = False
-) -> tuple[Match, list[Seat]] | None:
+def match_and_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
     """The match and its seats (by number) with their players, from one query; None if there is no such match.
 
-    The table page and every move run this. The SQL is written out once per database and set of
-    fields rather than built by the ORM on each call (building it cost more than running it), and the
-    match is made once, not once per seat row with its snapshot, log and chat decoded each time.
-    ``for_update`` locks the match row (not the seats or players) until the transaction ends.
+    The table page runs this on every load and poll. Every seat row carries the match; the first
+    one is kept, so that ``seat.match`` is the same object for every seat. Sorted here rather than
+    by the database: building the ORDER BY costs more than sorting these few rows.
     """
-    sql, plans = _match_query(reads, for_update)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
-        rows = cursor.fetchall()
-    if not rows:
+    query = Seat.objects.filter(match_id=match_id).select_related("match", "user").defer("user__password")
+    seats = sorted(query.order_by(), key=attrgetter("number"))
+    if not seats:
         return None
-    match, seats = _instance(Match, plans[0], rows[0]), []
-    for row in rows:
-        seat = _instance(Seat, plans[1], row)
+    match = seats[0].match
+    for seat in seats:
         seat.match = match
-        seat.user = _instance(User, plans[2], row) if seat.user_id is not None else None
-        seats.append(seat)
-    # Sorted here rather than by the database: an ORDER BY would only serve these few rows.
-    return match, sorted(seats, key=attrgetter("number"))
+    return match, seats
 
 
-def _match_query(reads: Reads, for_update: bool) -> tuple[str, list[_Plan]]:
-    """Made once per connection (its converters are bound to it), then kept on the connection object."""
-    db = connections[DEFAULT_DB_ALIAS]  # this thread's connection object, not the shared proxy
-    made = db.__dict__.setdefault("_games_match_queries", {})
-    if (reads, for_update) not in made:
-        made[reads, for_update] = _match_query_make(db, reads, for_update)
-    return made[reads, for_update]
+# What a move reads: the chat tail and the players' private fields stay in the database.
+MOVE_SEAT_FIELDS = (
+    *("id", "match", "number", "user", "bot_level", "joined", "awaiting", "notified_at", "deadline"),
+    *("user__id", "user__email", "user__display_name", "user__notify", "user__auto_forced_moves"),
+)
 
 
-def _match_query_make(db: BaseDatabaseWrapper, reads: Reads, for_update: bool) -> tuple[str, list[_Plan]]:
-    quote, columns, plans, start = db.ops.quote_name, [], [], 0
-    for (model, table), names in zip(_TABLES.items(), reads, strict=True):
-        fields = [f for f in model._meta.concrete_fields if f.name in names]  # from_db wants the model's order
-        columns += [f"{table}.{quote(f.column)}" for f in fields]
-        converters = [
-            [(c, f.get_col(table)) for c in db.ops.get_db_converters(f.get_col(table)) + f.get_db_converters(db)]
-            for f in fields
-        ]
-        plans.append((start, start + len(fields), [f.attname for f in fields], converters))
-        start += len(fields)
-    on_match, on_user = (quote(Seat._meta.get_field(name).column) for name in ("match", "user"))
-    sql = (
-        f"SELECT {', '.join(columns)} FROM {quote(Seat._meta.db_table)} s "
-        f"INNER JOIN {quote(Match._meta.db_table)} m ON s.{on_match} = m.{quote(Match._meta.pk.column)} "
-        f"LEFT OUTER JOIN {quote(User._meta.db_table)} u ON s.{on_user} = u.{quote(User._meta.pk.column)} "
-        f"WHERE s.{on_match} = %s"
-    )
-    if for_update and db.features.has_select_for_update:  # SQLite has none: its writers are serialized anyway
-        sql += " FOR UPDATE OF m" if db.features.has_select_for_update_of else " FOR UPDATE"
-    return sql, plans
+def match_locked(match_id: int) -> tuple[Match, list[Seat]] | None:
+    """The match row, locked until the transaction ends, then its seats with their players; None if no such match.
 
-
-def _instance(model: type[Model], plan: _Plan, row: tuple[Any, ...]) -> Any:
-    """A model instance from its slice of a row, converted as the ORM converts (JSON, booleans, datetimes)."""
-    start, end, attnames, converters = plan
-    values = []
-    for value, steps in zip(row[start:end], converters, strict=True):
-        for convert, column in steps:
-            value = convert(value, column, connection)
-        values.append(value)
-    return model.from_db(connection.alias, attnames, values)
+    Two queries, in this order on purpose: the seats are read once the lock is held, so a move that
+    waited for another one sees the seats as that one left them. (One join locking only the match
+    would hand back, after the wait, the seat rows as they were before it: PostgreSQL re-reads only
+    the locked row.) Only the match row is locked; the seats change only under that lock.
+    """
+    locked = Match.objects.select_for_update(of=("self",)).defer("recent_chat").filter(pk=match_id)
+    match = next(iter(locked), None)  # not first(): its ORDER BY would only cost time
+    if match is None:
+        return None
+    query = Seat.objects.filter(match_id=match_id).select_related("user").only(*MOVE_SEAT_FIELDS)
+    seats = sorted(query.order_by(), key=attrgetter("number"))
+    for seat in seats:
+        seat.match = match
+    return match, seats
 
 
 def seat_for_player(*, match_id: int, user: User) -> Seat:

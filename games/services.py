@@ -3,6 +3,11 @@
 Every service runs in one transaction. Follow-ups that are slow or may fail
 (sending mail, bot turns) are registered with ``transaction.on_commit`` so a
 move never fails because of them; mails go through the ``Mail`` outbox.
+
+What a person asked for and may not have is refused with the ``Refused`` family
+(``games.errors``), whose message is for that person; anything else that escapes
+is a bug. Tasks are queued by name: ``games.tasks`` imports this module, never
+the other way round.
 """
 
 from __future__ import annotations
@@ -15,40 +20,26 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
-from django.db import IntegrityError, connection, models, transaction
+from django.db import IntegrityError, connection, transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
 
 from accounts.models import User
 from engine import IllegalAction, get_game
 from engine.bots import LEVELS
 from engine.replay import seed_hash
+from games.errors import IllegalMove, MoveRefused, NotSeated, Refused, Stale
 from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat
-from games.selectors import Reads, match_and_seats
+from games.selectors import match_locked
 
 log = logging.getLogger(__name__)
 
 # Forced moves and engine play-outs happen inline; this bounds a runaway loop.
 MAX_FORCED_CHAIN = 500
 STALE_MESSAGE = "The table has changed since you loaded it; here is the current state."
-
-# SQL and its parameters, for writes gathered into one round trip.
-Statement = tuple[str, list[Any]]
-
-
-class MoveRefused(ValueError):
-    """A move the app will not take; the message is for the player."""
-
-
-class NotSeated(MoveRefused):
-    """The user has no seat at this table; ``private`` says whether they may even know it exists."""
-
-    def __init__(self, message: str, *, private: bool) -> None:
-        super().__init__(message)
-        self.private = private
 
 
 @dataclass(frozen=True)
@@ -72,15 +63,28 @@ def match_create(
     private: bool = False,
     seats: Sequence[SeatSpec],
 ) -> Match:
-    """A new match; it starts at once when no seat waits for an invited player."""
+    """A new match; it starts at once when no seat waits for an invited player.
+
+    Refused for an unknown game, a wrong table or options the game does not take. The engine's
+    ``new_match`` is then given checked options: an error there is a bug, not a refusal.
+    """
     module = _game_or_refuse(game)
     _check_players(module, players, seats)
-    options = module.validate_options(players, options or {})
+    try:
+        options = module.validate_options(players, options or {})
+    except ValueError as exc:  # the engine's sentence says which option and why
+        raise Refused(str(exc)) from exc
     seed = secrets.randbits(62)
     with transaction.atomic():
         match = Match.objects.create(
-            game=game, players=players, options=options, seed=seed, seed_hash=seed_hash(seed),
-            state=module.new_match(players, options, seed=seed), private=private, created_by=created_by,
+            game=game,
+            players=players,
+            options=options,
+            seed=seed,
+            seed_hash=seed_hash(seed),
+            state=module.new_match(players, options, seed=seed),
+            private=private,
+            created_by=created_by,
         )
         for number, spec in enumerate(seats):
             _seat_create(match, number, spec)
@@ -92,24 +96,24 @@ def _game_or_refuse(game: str) -> Any:
     try:
         return get_game(game)
     except KeyError as exc:
-        raise ValueError(exc.args[0]) from None
+        raise Refused(exc.args[0]) from None
 
 
 def _check_players(module: Any, players: int, seats: Sequence[SeatSpec]) -> None:
     lo, hi = module.MIN_PLAYERS, module.MAX_PLAYERS
     if not lo <= players <= hi:
-        raise ValueError(f"{module.TITLE} is played by {lo} to {hi} players, not {players}.")
+        raise Refused(f"{module.TITLE} is played by {lo} to {hi} players, not {players}.")
     if len(seats) != players:
-        raise ValueError(f"Say who sits in each of the {players} seats.")
+        raise Refused(f"Say who sits in each of the {players} seats.")
     users = [s.user.pk for s in seats if s.user is not None]
     emails = [s.email.strip().lower() for s in seats if s.email]
     if len(users) != len(set(users)) or len(emails) != len(set(emails)):
-        raise ValueError("A player can hold only one seat at a table.")
+        raise Refused("A player can hold only one seat at a table.")
     for spec in seats:
         if spec.bot and spec.bot not in LEVELS:
-            raise ValueError(f"Unknown bot level {spec.bot!r}; the levels are: {', '.join(LEVELS)}.")
+            raise Refused(f"Unknown bot level {spec.bot!r}; the levels are: {', '.join(LEVELS)}.")
         if not (spec.user or spec.bot or spec.email):
-            raise ValueError("Every seat needs a player, a bot or an email address to invite.")
+            raise Refused("Every seat needs a player, a bot or an email address to invite.")
 
 
 def _seat_create(match: Match, number: int, spec: SeatSpec) -> Seat:
@@ -120,14 +124,21 @@ def _seat_create(match: Match, number: int, spec: SeatSpec) -> Seat:
     email = spec.email.strip().lower()
     invitee = User.objects.filter(email__iexact=email).first()
     if invitee is not None and match.seats.filter(user=invitee).exists():
-        raise ValueError(f"{email} already has a seat at this table.")
+        raise Refused(f"{email} already has a seat at this table.")
     seat = Seat.objects.create(
         match=match, number=number, user=invitee, invite_email=email, invite_token=secrets.token_urlsafe(24)
     )
     _mail_queue(
-        key=f"invite:{seat.pk}", recipient=email, user=invitee, template="invite",
-        context={"match": match, "seat": seat, "inviter": match.created_by,
-                 "url": _absolute(reverse("games-invite", args=[seat.invite_token]))},
+        key=f"invite:{seat.pk}",
+        recipient=email,
+        user=invitee,
+        template="invite",
+        context={
+            "match": match,
+            "seat": seat,
+            "inviter": match.created_by,
+            "url": _absolute(reverse("games-invite", args=[seat.invite_token])),
+        },
     )
     return seat
 
@@ -137,11 +148,11 @@ def invite_accept(*, token: str, user: User) -> Seat:
     with transaction.atomic():
         seat = Seat.objects.select_for_update().select_related("match").filter(invite_token=token).first()
         if seat is None or seat.joined:
-            raise MoveRefused("This invitation has already been used or does not exist.")
+            raise Refused("This invitation has already been used or does not exist.")
         if seat.user_id is not None and seat.user_id != user.pk:
-            raise MoveRefused("This invitation is for another player.")
+            raise Refused("This invitation is for another player.")
         if Seat.objects.filter(match=seat.match, user=user).exclude(pk=seat.pk).exists():
-            raise MoveRefused("You already have a seat at this table.")
+            raise Refused("You already have a seat at this table.")
         seat.user, seat.joined, seat.invite_token = user, True, ""
         seat.save(update_fields=["user", "joined", "invite_token"])
         match = Match.objects.select_for_update().get(pk=seat.match_id)
@@ -155,17 +166,11 @@ def _start_if_ready(match: Match) -> None:
     match.status = Match.Status.ACTIVE
     seats = list(match.seats.select_related("user"))
     moves = _play_forced(match, seats)
-    _after_change(match, seats, moved={m.seat for m in moves}, writes=_save_moves(match, moves, fields=["status"]))
+    _save_moves(match, moves, fields=["status"])
+    _after_change(match, seats, moved={m.seat for m in moves})
 
 
 # --- moves -----------------------------------------------------------------
-
-# What the move path reads: the chat tail and the players' private fields stay in the database.
-_LOCK_READS: Reads = (
-    tuple(f.name for f in Match._meta.concrete_fields if f.name != "recent_chat"),
-    ("id", "match", "number", "user", "bot_level", "joined", "awaiting", "notified_at", "deadline"),
-    ("id", "email", "display_name", "notify", "auto_forced_moves"),
-)
 
 
 def move_submit(
@@ -173,17 +178,23 @@ def move_submit(
 ) -> Move:
     """Play ``action`` for ``seat`` (None: the user's own seat): checked, applied, recorded.
 
-    Raises MoveRefused (NotSeated for someone without a seat) or IllegalAction, changing nothing.
-    The move and any forced moves after it are written with one INSERT; the snapshot and the seats
-    that changed with plain UPDATEs, sent together on PostgreSQL.
+    Raises MoveRefused (NotSeated for someone without a seat, Stale for an old page, IllegalMove
+    with the engine's reason), changing nothing. The move and any forced moves after it are written
+    with one INSERT, the snapshot with one UPDATE, and the seats that changed with one or two more.
     """
     with transaction.atomic():
         _commit_mode()
         locked, seats = _lock(match.pk)
         number = _check_move(locked, seats, user, seat, version, kind)
-        moves = [_advance(locked, number, action, kind)]
+        if not isinstance(action, dict):
+            raise IllegalMove("That is not a move of this game.")
+        try:
+            moves = [_advance(locked, number, action, kind)]
+        except IllegalAction as exc:  # the engine's sentence names what is wrong with the move
+            raise IllegalMove(str(exc)) from exc
         moves += _play_forced(locked, seats)
-        _after_change(locked, seats, moved={m.seat for m in moves}, writes=_save_moves(locked, moves))
+        _save_moves(locked, moves)
+        _after_change(locked, seats, moved={m.seat for m in moves})
     for name in ("state", "version", "status", "outcome", "finished_at", "updated_at", "recent_moves"):
         setattr(match, name, getattr(locked, name))
     return moves[0]
@@ -203,8 +214,8 @@ def _commit_mode() -> None:
 
 
 def _lock(match_id: int) -> tuple[Match, list[Seat]]:
-    """The match row locked for this transaction and its seats with their players, in one query."""
-    found = match_and_seats(match_id, reads=_LOCK_READS, for_update=True)
+    """The match row locked for this transaction, and its seats with their players."""
+    found = match_locked(match_id)
     if found is None:
         raise NotSeated("There is no such match.", private=True)
     return found
@@ -228,7 +239,7 @@ def _check_move(match: Match, seats: list[Seat], user: User | None, number: int 
     if number not in match.engine.to_act(match.state):
         raise MoveRefused("It is not your turn.")
     if version != match.version and not _simultaneous_ok(match, number, version):
-        raise MoveRefused(STALE_MESSAGE)
+        raise Stale(STALE_MESSAGE)
     return number
 
 
@@ -245,18 +256,25 @@ def _simultaneous_ok(match: Match, seat: int, version: int) -> bool:
 
 
 def _advance(match: Match, seat: int, action: Any, kind: str) -> Move:
-    """Apply one action to the snapshot in memory; ``_save_moves`` writes the result once."""
+    """Apply one action to the snapshot in memory; ``_save_moves`` writes the result once.
+
+    The engine's IllegalAction passes through: only the caller knows whether a person chose the
+    action (a refusal) or the app did (a bug).
+    """
     game = match.engine
-    if not isinstance(action, dict):
-        raise IllegalAction("That is not a move of this game.")
     before = match.state
     after = game.apply(before, seat, action)  # IllegalAction leaves everything as it was
     move = Move(
-        match=match, ply=match.version, seat=seat, action=action, kind=kind,
-        text=game.describe(before, seat, action)[:300], awaited=game.to_act(before),
+        match=match,
+        ply=match.version,
+        seat=seat,
+        action=action,
+        kind=kind,
+        text=game.describe(before, seat, action)[:300],
+        awaited=game.to_act(before),
     )
     line = {"ply": move.ply, "seat": seat, "kind": kind, "text": move.text}
-    match.recent_moves = [*match.recent_moves[-(RECENT_MOVES - 1):], line]
+    match.recent_moves = [*match.recent_moves[-(RECENT_MOVES - 1) :], line]
     match.state, match.version = after, match.version + 1
     if game.is_over(after):
         match.status, match.finished_at = Match.Status.FINISHED, timezone.now()
@@ -264,13 +282,13 @@ def _advance(match: Match, seat: int, action: Any, kind: str) -> Move:
     return move
 
 
-def _save_moves(match: Match, moves: list[Move], *, fields: Sequence[str] = ()) -> list[Statement]:
-    """One INSERT for the moves now; the snapshot's UPDATE is returned to go out with the seats' writes.
+def _save_moves(match: Match, moves: list[Move], *, fields: Sequence[str] = ()) -> None:
+    """One INSERT for the moves and one UPDATE of the snapshot's changed fields.
 
     A forced run costs no more statements than one move.
     """
     if not moves and not fields:
-        return []
+        return
     changed = [*fields]
     if moves:
         Move.objects.bulk_create(moves)
@@ -279,7 +297,7 @@ def _save_moves(match: Match, moves: list[Move], *, fields: Sequence[str] = ()) 
             changed += ["status", "finished_at", "outcome"]
     match.updated_at = timezone.now()
     names = [*dict.fromkeys(changed), "updated_at"]
-    return [_update_sql(Match, [match.pk], {name: getattr(match, name) for name in names})]
+    Match.objects.filter(pk=match.pk).update(**{name: getattr(match, name) for name in names})
 
 
 def _play_forced(match: Match, seats: list[Seat]) -> list[Move]:
@@ -304,11 +322,11 @@ def _forced_candidates(seats: list[Seat], to_act: list[int]) -> list[Seat]:
     return [s for s in seats if s.number in to_act and (s.is_bot or (s.user and s.user.auto_forced_moves))]
 
 
-def _after_change(match: Match, seats: list[Seat], *, moved: set[int], writes: Sequence[Statement] = ()) -> None:
+def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
     """Bookkeeping after the state changed: who is awaited, turn mails, deadlines, and follow-ups on commit.
 
-    Only the seats whose row changes are written (with ``writes``, in one round trip on PostgreSQL),
-    and the turn mails go to the outbox in one INSERT; one on-commit callback then queues the mails and the bots.
+    Only the seats whose row changes are written, and the turn mails go to the outbox in one INSERT;
+    one on-commit callback then queues the mails and the bots.
     """
     to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
     now, dirty, mails = timezone.now(), [], []
@@ -319,7 +337,7 @@ def _after_change(match: Match, seats: list[Seat], *, moved: set[int], writes: S
             mails.append(mail)
         if (seat.awaiting, seat.notified_at, seat.deadline) != before:
             dirty.append(seat)
-    _execute([*writes, *_seat_writes(dirty)])
+    _seats_save(dirty)
     # An id the database could not return (an old SQLite) leaves that mail to the sweep.
     mail_ids = [m.pk for m in Mail.objects.bulk_create(mails) if m.pk is not None] if mails else []
     bots = [s.number for s in seats if s.is_bot and s.number in to_act]
@@ -336,8 +354,9 @@ def _seat_update(match: Match, seat: Seat, to_act: list[int], moved: set[int], n
     awaited, mail = seat.number in to_act, None
     if seat.number in moved:
         seat.notified_at = seat.deadline = None
-    if awaited and _wants_turn_mail(seat):
-        mail = _turn_mail(match, seat)
+    user = _turn_mail_reader(seat) if awaited else None
+    if user is not None:
+        mail = _turn_mail(match, seat, user)
         seat.notified_at = now
     if awaited and seat.deadline is None:
         seat.deadline = turn_deadline(match=match, seat=seat, now=now)
@@ -347,44 +366,18 @@ def _seat_update(match: Match, seat: Seat, to_act: list[int], moved: set[int], n
     return mail
 
 
-def _seat_writes(seats: list[Seat]) -> list[Statement]:
-    """One plain UPDATE per distinct set of new values: usually two (the mover, the next to act).
+def _seats_save(seats: list[Seat]) -> None:
+    """One UPDATE per distinct set of new values: usually two (the seat that moved, the next to act).
 
-    Cheaper than a CASE per column over every seat; the rows were read with the match locked,
-    so the values in memory are the ones in the database.
+    About half the time of ``bulk_update``, whose CASE per column costs more to build than a second
+    statement costs to run. The rows were read with the match locked: the values in memory are the
+    ones in the database.
     """
     groups: dict[tuple[bool, datetime | None, datetime | None], list[int]] = {}
     for seat in seats:
         groups.setdefault((seat.awaiting, seat.notified_at, seat.deadline), []).append(seat.pk)
-    return [
-        _update_sql(Seat, ids, {"awaiting": awaiting, "notified_at": notified_at, "deadline": deadline})
-        for (awaiting, notified_at, deadline), ids in groups.items()
-    ]
-
-
-def _update_sql(model: type[models.Model], pks: list[int], values: dict[str, Any]) -> Statement:
-    """``UPDATE ... SET ... WHERE pk IN (...)`` written out, values prepared by the fields as the ORM does.
-
-    On the move path the ORM spends longer building these statements than the database running them.
-    """
-    meta, quote = model._meta, connection.ops.quote_name
-    fields = [meta.get_field(name) for name in values]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
-    where = f"{quote(meta.pk.column)} IN ({', '.join(['%s'] * len(pks))})"
-    params = [field.get_db_prep_save(value, connection) for field, value in zip(fields, values.values(), strict=True)]
-    return f"UPDATE {quote(meta.db_table)} SET {assignments} WHERE {where}", [*params, *pks]
-
-
-def _execute(statements: list[Statement]) -> None:
-    """Run the statements; on PostgreSQL as one round trip (its client-side binding allows several)."""
-    if not statements:
-        return
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(";\n".join(sql for sql, _ in statements), [p for _, params in statements for p in params])
-            return
-        for sql, params in statements:
-            cursor.execute(sql, params)
+    for (awaiting, notified_at, deadline), ids in groups.items():
+        Seat.objects.filter(pk__in=ids).update(awaiting=awaiting, notified_at=notified_at, deadline=deadline)
 
 
 def turn_deadline(*, match: Match, seat: Seat, now: datetime) -> datetime | None:
@@ -396,50 +389,53 @@ def turn_deadline(*, match: Match, seat: Seat, now: datetime) -> datetime | None
     return None
 
 
-def _wants_turn_mail(seat: Seat) -> bool:
+def _turn_mail_reader(seat: Seat) -> User | None:
+    """The player to mail now that the seat is awaited: wants each-turn mail and has not had it for this turn."""
     user = seat.user
-    return not seat.is_bot and user is not None and seat.notified_at is None and user.notify == User.Notify.EACH_TURN
+    if seat.is_bot or user is None or seat.notified_at is not None or user.notify != User.Notify.EACH_TURN:
+        return None
+    return user
 
 
 def _follow_up(match_id: int, version: int, bots: list[int], mail_ids: list[int]) -> None:
     """On commit, once per change: queue the new outbox rows for sending, then wake the bots to act.
 
-    Mails first: an inline bot chain (eager mode) may run long. A broker outage must not fail
-    the move: pending mails and waiting bots are found again by the sweeps.
+    Mails first, then the bots. A broker outage must not fail the move: pending mails and waiting
+    bots are found again by the sweeps.
     """
     for mail_id in mail_ids:
-        _enqueue_mail(mail_id)
-    if not bots:
-        return
-    from games import tasks  # the tasks module imports this one
-
+        _enqueue("games.tasks.mail_send", mail_id)
     for seat in bots:
-        try:
-            tasks.bot_turn(match_id, seat, version)
-        except Exception:
-            log.exception("Could not queue the bot move for match %s seat %s", match_id, seat)
+        _enqueue("games.tasks.bot_move", match_id, seat, version)
 
 
-def _turn_mail(match: Match, seat: Seat) -> Mail:
+def _enqueue(task: str, *args: Any) -> None:
+    """Hand a task to the broker by its name, so that this module need not import the tasks.
+
+    No publish retries: the player's request must not wait on a struggling broker; the sweeps are the retry.
+    """
+    try:
+        current_app.tasks[task].apply_async(args, retry=False)
+    except Exception:  # the work stays in the database (a pending mail, an awaited bot) for the sweep
+        log.exception("Could not queue %s%r", task, args)
+
+
+def _turn_mail(match: Match, seat: Seat, user: User) -> Mail:
     """The outbox row for a turn mail, not yet saved.
 
-    Plain string building, not templates: this runs inside the move's transaction on every turn.
+    Rendered inside the move's transaction on every turn: three small templates, cached once loaded.
     """
-    user, url = seat.user, _absolute(match.get_absolute_url())
-    title = f"{match.title} #{match.pk}"
-    body = (
-        f"Hello {user.name},\n\nIt is your turn at {title}.\n\nPlay here: {url}\n\n"
-        "We will not write again about this match until you have played.\n"
-        "To change how often we write, see your settings on Parlour.\n"
-    )
-    html = format_html(
-        "<p>Hello {},</p><p>It is your turn at <strong>{}</strong>.</p><p><a href=\"{}\">Go to the table</a></p>"
-        "<p><small>We will not write again about this match until you have played.</small></p>",
-        user.name, title, url,
-    )
+    context = {"user": user, "title": f"{match.title} #{match.pk}", "url": _absolute(match.get_absolute_url())}
+    subject, body, html = _render_mail("turn", context)
     # The key holds the version this move created, so it cannot clash: no savepoint needed.
-    return Mail(recipient=user.email, user=user, subject=f"Your turn at {title}", body=body, html=html,
-                dedupe_key=f"turn:{match.pk}:{seat.number}:{match.version}")
+    return Mail(
+        recipient=user.email,
+        user=user,
+        subject=subject,
+        body=body,
+        html=html,
+        dedupe_key=f"turn:{match.pk}:{seat.number}:{match.version}",
+    )
 
 
 # --- chat ------------------------------------------------------------------
@@ -449,14 +445,14 @@ def chat_post(*, match: Match, user: User, text: str) -> ChatMessage:
     """A message to the whole table: partners talk only in the open."""
     text = (text or "").strip()
     if not text:
-        raise ValueError("Write something before sending.")
+        raise Refused("Write something before sending.")
     if len(text) > 1000:
-        raise ValueError("A message can be at most 1000 characters long.")
+        raise Refused("A message can be at most 1000 characters long.")
     with transaction.atomic():
         recent = Match.objects.select_for_update().filter(pk=match.pk).values_list("recent_chat", flat=True).get()
         message = ChatMessage.objects.create(match=match, user=user, text=text)
         line = {"id": message.pk, "name": user.name, "text": text}
-        match.recent_chat = [*recent[-(RECENT_CHAT - 1):], line]
+        match.recent_chat = [*recent[-(RECENT_CHAT - 1) :], line]
         Match.objects.filter(pk=match.pk).update(recent_chat=match.recent_chat)
     return message
 
@@ -470,10 +466,16 @@ def _absolute(path: str) -> str:
 
 def _mail_queue(*, key: str, recipient: str, user: User | None, template: str, context: dict[str, Any]) -> Mail | None:
     """Render a mail from ``games/mail/<template>*`` into the outbox."""
+    subject, body, html = _render_mail(template, context)
+    return _outbox_add(key=key, recipient=recipient, user=user, subject=subject, body=body, html=html)
+
+
+def _render_mail(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
+    """The subject, text and HTML of a mail from ``games/mail/<template>_subject.txt``, ``.txt`` and ``.html``."""
     subject = render_to_string(f"games/mail/{template}_subject.txt", context).strip()
     body = render_to_string(f"games/mail/{template}.txt", context)
     html = render_to_string(f"games/mail/{template}.html", context)
-    return _outbox_add(key=key, recipient=recipient, user=user, subject=subject, body=body, html=html)
+    return subject, body, html
 
 
 def _outbox_add(*, key: str, recipient: str, user: User | None, subject: str, body: str, html: str) -> Mail | None:
@@ -484,23 +486,16 @@ def _outbox_add(*, key: str, recipient: str, user: User | None, subject: str, bo
             mail = Mail.objects.create(**fields)
     except IntegrityError:
         return None
-    transaction.on_commit(partial(_enqueue_mail, mail.pk))
+    transaction.on_commit(partial(_enqueue, "games.tasks.mail_send", mail.pk))
     return mail
-
-
-def _enqueue_mail(mail_id: int) -> None:
-    from games import tasks
-
-    try:
-        # No publish retries: the player's request must not wait on a struggling broker; the sweep is the retry.
-        tasks.mail_send.apply_async((mail_id,), retry=False)
-    except Exception:  # the outbox row stays pending and the sweep sends it later
-        log.exception("Could not queue mail %s", mail_id)
 
 
 def digest_queue(*, user: User, day: str, seats: list[Seat]) -> Mail | None:
     """The daily digest: one mail per user per day, listing the matches awaiting them."""
     return _mail_queue(
-        key=f"digest:{user.pk}:{day}", recipient=user.email, user=user, template="digest",
+        key=f"digest:{user.pk}:{day}",
+        recipient=user.email,
+        user=user,
+        template="digest",
         context={"user": user, "seats": seats, "url": _absolute(reverse("games-dashboard"))},
     )

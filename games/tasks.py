@@ -1,11 +1,15 @@
-"""Celery tasks: they take ids, load rows, call one service, and are safe to run twice."""
+"""Celery tasks: they take ids, load rows, call one service, and are safe to run twice.
+
+The services queue these tasks by name when their transaction commits; the tasks import the
+services inside their bodies, so neither module imports the other when it loads.
+"""
 
 from __future__ import annotations
 
 import logging
 import smtplib
-import threading
 from datetime import timedelta
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -14,53 +18,35 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from engine import IllegalAction
 from engine.bots import choose
 from games.models import Mail, Match, Seat
-from games.services import MoveRefused, digest_queue, move_submit
 
 log = logging.getLogger(__name__)
 
 MAIL_MAX_ATTEMPTS = 5
+# A pending mail this old lost its message (a broker outage, a failed publish): queue it again.
 MAIL_STALE_AFTER = timedelta(minutes=5)
-
-# Inline bot chains stop here; the sweep picks up a match that is somehow still waiting for a bot.
-MAX_EAGER_BOT_MOVES = 5000
-
-_eager = threading.local()
+# A mail claimed for sending this long ago lost its worker: an attempt ends far sooner (EMAIL_TIMEOUT).
+MAIL_SENDING_STALE_AFTER = timedelta(minutes=10)
+# What the mail server or the network may get over; anything else is wrong with the mail itself.
+MAIL_TRANSIENT_ERRORS = (smtplib.SMTPException, OSError)
+WORKER_LOST = "The worker sending this mail stopped before it finished."
 
 
 # --- bots ------------------------------------------------------------------
 
 
 def bot_turn(match_id: int, seat: int, version: int) -> None:
-    """Queue a bot move. Run inline (tests, eager mode) the chain of bot moves is a bounded loop, not a recursion.
-
-    Each bot move that commits queues the next bot from its on-commit callback; those land in the
-    loop's queue, so an all-bot match would otherwise play to its end inside one call.
-    """
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        bot_move.apply_async((match_id, seat, version), retry=False)  # the sweep is the retry
-        return
-    queue = getattr(_eager, "queue", None)
-    if queue is not None:
-        queue.append((match_id, seat, version))
-        return
-    _eager.queue = [(match_id, seat, version)]
-    try:
-        for _ in range(MAX_EAGER_BOT_MOVES):
-            if not _eager.queue:
-                break
-            bot_move.apply(args=_eager.queue.pop(0))
-        else:
-            log.warning("Stopped an inline bot chain after %s moves at match %s", MAX_EAGER_BOT_MOVES, match_id)
-    finally:
-        _eager.queue = None
+    """Queue a bot move, without publish retries: the sweep is the retry."""
+    bot_move.apply_async((match_id, seat, version), retry=False)
 
 
 @shared_task
 def bot_move(match_id: int, seat: int, version: int) -> bool:
     """The bot in ``seat`` plays from its own view; a stale or repeated task does nothing."""
+    from games.errors import MoveRefused
+    from games.services import move_submit
+
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     bot = Seat.objects.filter(match_id=match_id, number=seat).exclude(bot_level="").first()
     if match is None or bot is None or match.version < version:
@@ -69,10 +55,12 @@ def bot_move(match_id: int, seat: int, version: int) -> bool:
     legal = game.legal_actions(match.state, seat)
     if not legal:
         return False
-    action = choose(match.game, bot.bot_level, game.view(match.state, seat), legal, seed=f"{match.seed}:{match.version}")
+    action = choose(
+        match.game, bot.bot_level, game.view(match.state, seat), legal, seed=f"{match.seed}:{match.version}"
+    )
     try:
         move_submit(match=match, user=None, seat=seat, action=action, version=version, kind="bot")
-    except (MoveRefused, IllegalAction) as exc:  # someone else moved first: the later task will handle it
+    except MoveRefused as exc:  # someone else moved first: the later task will handle it
         log.info("Bot move for match %s seat %s skipped: %s", match_id, seat, exc)
         return False
     return True
@@ -94,37 +82,70 @@ def bot_sweep() -> int:
 
 
 @shared_task(bind=True, max_retries=MAIL_MAX_ATTEMPTS)
-def mail_send(self, mail_id: int) -> bool:  # noqa: ANN001 (Celery's bound task)
-    """Send one outbox mail exactly once: claim it with a conditional UPDATE, retry on SMTP errors."""
+def mail_send(self: Any, mail_id: int) -> bool:
+    """Send one outbox mail exactly once: claim it with a conditional UPDATE, retry on SMTP errors.
+
+    Every attempt ends the mail ``sent``, ``failed`` with the reason, or back to ``pending`` with the
+    reason and a retry on its way. Only a worker that dies mid-attempt leaves it ``sending``: the sweep
+    reclaims those.
+    """
     claimed = Mail.objects.filter(pk=mail_id, status=Mail.Status.PENDING).update(
         status=Mail.Status.SENDING, attempts=F("attempts") + 1, updated_at=timezone.now()
     )
     if not claimed:
         return False
     mail = Mail.objects.get(pk=mail_id)
+    try:
+        _deliver(mail)
+    except MAIL_TRANSIENT_ERRORS as exc:
+        if mail.attempts >= MAIL_MAX_ATTEMPTS:
+            _mail_end(mail_id, Mail.Status.FAILED, f"Gave up after {mail.attempts} attempts: {exc}")
+            return False
+        _mail_end(mail_id, Mail.Status.PENDING, str(exc))
+        raise self.retry(exc=exc, countdown=30 * 2**mail.attempts) from exc
+    except Exception as exc:  # the mail itself is wrong (a header with a line break): another try cannot help
+        log.exception("Mail %s cannot be sent", mail_id)
+        _mail_end(mail_id, Mail.Status.FAILED, f"{type(exc).__name__}: {exc}")
+        return False
+    now = timezone.now()
+    Mail.objects.filter(pk=mail_id).update(status=Mail.Status.SENT, sent_at=now, updated_at=now)
+    return True
+
+
+def _deliver(mail: Mail) -> None:
     message = EmailMultiAlternatives(mail.subject, mail.body, settings.DEFAULT_FROM_EMAIL, [mail.recipient])
     if mail.html:
         message.attach_alternative(mail.html, "text/html")
-    try:
-        message.send()
-    except (smtplib.SMTPException, OSError) as exc:
-        failed = mail.attempts >= MAIL_MAX_ATTEMPTS
-        Mail.objects.filter(pk=mail_id).update(
-            status=Mail.Status.FAILED if failed else Mail.Status.PENDING, last_error=str(exc)[:1000],
-            updated_at=timezone.now(),
-        )
-        if failed:
-            return False
-        raise self.retry(exc=exc, countdown=30 * 2 ** mail.attempts) from exc
-    Mail.objects.filter(pk=mail_id).update(status=Mail.Status.SENT, sent_at=timezone.now(), updated_at=timezone.now())
-    return True
+    message.send()
+
+
+def _mail_end(mail_id: int, status: str, reason: str) -> None:
+    Mail.objects.filter(pk=mail_id).update(status=status, last_error=reason[:1000], updated_at=timezone.now())
 
 
 @shared_task
 def mail_sweep() -> int:
-    """Re-queue outbox mails still pending after a while (a lost message, a broker outage)."""
-    stale = Mail.objects.filter(status=Mail.Status.PENDING, updated_at__lt=timezone.now() - MAIL_STALE_AFTER)
-    ids = list(stale.values_list("pk", flat=True)[:500])
+    """Queue again the mails a lost message or a lost worker left behind; returns how many.
+
+    Pending after a while: the message to send it was lost. Sending for far longer than an attempt
+    takes: its worker died. Those go back to pending and are sent again, or fail once they have
+    had all their attempts.
+    """
+    now = timezone.now()
+    pending = Mail.objects.filter(status=Mail.Status.PENDING, updated_at__lt=now - MAIL_STALE_AFTER)
+    ids = list(pending.values_list("pk", flat=True)[:500])
+    lost = Mail.objects.filter(status=Mail.Status.SENDING, updated_at__lt=now - MAIL_SENDING_STALE_AFTER)
+    lost.filter(attempts__gte=MAIL_MAX_ATTEMPTS).update(
+        status=Mail.Status.FAILED,
+        last_error=f"{WORKER_LOST} It had had all its {MAIL_MAX_ATTEMPTS} attempts.",
+        updated_at=now,
+    )
+    reclaim = list(lost.filter(attempts__lt=MAIL_MAX_ATTEMPTS).values_list("pk", flat=True)[:500])
+    # Conditional, like the claim: a mail that has moved on since it was listed is left alone.
+    Mail.objects.filter(
+        pk__in=reclaim, status=Mail.Status.SENDING, updated_at__lt=now - MAIL_SENDING_STALE_AFTER
+    ).update(status=Mail.Status.PENDING, last_error=f"{WORKER_LOST} Sending it again.", updated_at=now)
+    ids += reclaim
     for mail_id in ids:
         mail_send.delay(mail_id)
     return len(ids)
@@ -133,13 +154,16 @@ def mail_sweep() -> int:
 @shared_task
 def digest_send() -> int:
     """Once a day: one mail per daily-digest player with matches awaiting them."""
+    from games.services import digest_queue
+
     day = timezone.now().date().isoformat()
     awaiting = (
         Seat.objects.filter(awaiting=True, match__status=Match.Status.ACTIVE, user__notify=User.Notify.DAILY)
         .select_related("match", "user")
         .order_by("user_id", "match_id")
     )
-    by_user: dict[int, list[Seat]] = {}
+    by_user: dict[User, list[Seat]] = {}
     for seat in awaiting:
-        by_user.setdefault(seat.user_id, []).append(seat)
-    return sum(digest_queue(user=seats[0].user, day=day, seats=seats) is not None for seats in by_user.values())
+        if seat.user is not None:  # the filter on the player's choice says so; this tells the type checker
+            by_user.setdefault(seat.user, []).append(seat)
+    return sum(digest_queue(user=user, day=day, seats=seats) is not None for user, seats in by_user.items())

@@ -68,10 +68,24 @@ def broker(request: pytest.FixtureRequest, tmp_path: Path) -> dict[str, str]:
 def worker_process(broker: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
     """A real `celery worker` in its own process, as `make run` starts it; stopped (warm shutdown) afterwards."""
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
-    env |= {"ROUNDTRIP_BROKER_URL": broker["broker"], "ROUNDTRIP_RESULT_BACKEND": broker["backend"],
-            "ROUNDTRIP_QUEUE": broker["queue"]}
-    argv = [sys.executable, "-m", "celery", "-A", "tests.celery_roundtrip", "worker", "--pool=solo",
-            "--loglevel=INFO", "--without-heartbeat", "--without-mingle", "--without-gossip"]
+    env |= {
+        "ROUNDTRIP_BROKER_URL": broker["broker"],
+        "ROUNDTRIP_RESULT_BACKEND": broker["backend"],
+        "ROUNDTRIP_QUEUE": broker["queue"],
+    }
+    argv = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "tests.celery_roundtrip",
+        "worker",
+        "--pool=solo",
+        "--loglevel=INFO",
+        "--without-heartbeat",
+        "--without-mingle",
+        "--without-gossip",
+    ]
     process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         yield process
@@ -97,3 +111,17 @@ def test_it_round_trips_a_task_through_a_real_worker(broker: dict[str, str]) -> 
             output = worker.communicate(timeout=30)[0]
             pytest.fail(f"The task did not come back ({error!r}). Worker output:\n{output}")
     assert (now, later) == ("hello", "later")
+
+
+def test_a_web_process_finds_the_tasks_the_services_queue_by_name() -> None:
+    """The services never import the task modules; the app imports them the first time it is used."""
+    code = (
+        "import sys, django; django.setup()\n"
+        "assert 'games.tasks' not in sys.modules\n"
+        "from celery import current_app\n"
+        "print(current_app.tasks['games.tasks.mail_send'].name, current_app.tasks['games.tasks.bot_move'].name)\n"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings_test"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["games.tasks.mail_send", "games.tasks.bot_move"]

@@ -48,15 +48,3 @@ def test_the_sweep_wakes_bots_a_lost_message_left_waiting() -> None:
     with mock.patch("games.tasks.bot_turn") as bot_turn:
         assert tasks.bot_sweep() >= 1
     bot_turn.assert_any_call(match.pk, seat, match.version)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_an_inline_bot_chain_stops_at_its_bound(eager, monkeypatch, caplog) -> None:  # noqa: ANN001
-    """Eager mode plays bots inline as each move commits; the loop has a bound, so it cannot run away."""
-    monkeypatch.setattr(tasks, "MAX_EAGER_BOT_MOVES", 3)
-    game = game_names()[0]
-    match = make_match(game, humans=0, bots=Match(game=game).engine.MIN_PLAYERS, level="random")
-    match.refresh_from_db()
-    assert Move.objects.filter(match=match, kind="bot").count() == 3
-    assert match.status == Match.Status.ACTIVE and match.seats.filter(awaiting=True).exists()
-    assert "Stopped an inline bot chain after 3 moves" in caplog.text

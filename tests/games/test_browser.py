@@ -64,19 +64,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[playwright_sync.Browser
 
 
 @pytest.fixture
-def eager_celery(settings) -> Iterator[None]:  # noqa: ANN001 - pytest-django's settings fixture
-    """Bot turns run inside the request that made them due, so the page comes back with the bots' replies."""
-    from config.celery import app
-
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    was = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = was
-
-
-@pytest.fixture
-def site(live_server, transactional_db, eager_celery) -> str:  # noqa: ANN001 - pytest-django fixtures
+def site(live_server, transactional_db, eager) -> str:  # noqa: ANN001 - pytest-django fixtures
     return live_server.url
 
 

@@ -13,10 +13,11 @@ from collections.abc import Callable, Iterator
 import pytest
 from django.db import connection
 
-from engine import IllegalAction, get_game
+from engine import get_game
+from games.errors import Refused
 from games.models import Match, Move
-from games.services import MoveRefused, move_submit
-from tests.games.factories import UserFactory, game_names, make_match
+from games.services import move_submit
+from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
 
 THREAD_TIMEOUT = 30.0
 
@@ -55,7 +56,7 @@ def _together(calls: list[Callable[[], str]]) -> list[str]:
         try:
             barrier.wait()
             outcomes.append(call())
-        except (MoveRefused, IllegalAction) as exc:
+        except Refused as exc:
             outcomes.append(str(exc))
         except Exception as exc:  # reported in the assertion, not lost in the thread
             outcomes.append(f"error: {exc!r}")
@@ -86,9 +87,11 @@ def test_two_submissions_of_the_same_turn_make_exactly_one_move(game: str, no_co
 
     def submit(action: dict) -> Callable[[], str]:
         def call() -> str:
-            move_submit(match=Match.objects.get(pk=match.pk), user=seat.user, seat=number, action=action,
-                        version=version)
+            move_submit(
+                match=Match.objects.get(pk=match.pk), user=seat.user, seat=number, action=action, version=version
+            )
             return "ok"
+
         return call
 
     outcomes = _together([submit(legal[0]), submit(legal[-1])])  # the same turn, possibly two different choices
@@ -101,3 +104,52 @@ def test_two_submissions_of_the_same_turn_make_exactly_one_move(game: str, no_co
     assert match.version == Move.objects.filter(match=match).count()
     awaiting = sorted(match.seats.filter(awaiting=True).values_list("number", flat=True))
     assert awaiting == match.engine.to_act(match.state)
+
+
+def _simultaneous_step() -> tuple[Match, list[int]]:
+    """A match paused where several seats act at once (sealed bids), with nobody's forced moves played."""
+    for game in game_names():
+        module = get_game(game)
+        for players in range(module.MIN_PLAYERS, module.MAX_PLAYERS + 1):
+            match = make_match(game, users=[UserFactory(auto_forced_moves=False) for _ in range(players)])
+            for step in range(200):
+                if match.is_over:
+                    break
+                if len(match.engine.to_act(match.state)) > 1:
+                    return match, match.engine.to_act(match.state)
+                play_engine_moves(match, 1, seed=step)
+    pytest.skip("No game in the engine has a simultaneous step.")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_sealed_bids_sent_at_once_all_count_and_leave_the_seats_in_step(no_connection_left: None) -> None:
+    """Each bid waits for the one before it and then sees the seats as that one left them.
+
+    Read in the same statement as the lock, the seats came back as they were before the wait: the last
+    bid then took a seat that an earlier bid had cleared for still awaited, and did not write it again.
+    """
+    match, to_act = _simultaneous_step()
+    seats = {s.number: s for s in match.seats.select_related("user")}
+    version = match.version
+
+    def bid(number: int) -> Callable[[], str]:
+        action = match.engine.legal_actions(match.state, number)[0]
+
+        def call() -> str:
+            move_submit(
+                match=Match.objects.get(pk=match.pk),
+                user=seats[number].user,
+                seat=number,
+                action=action,
+                version=version,
+            )
+            return "ok"
+
+        return call
+
+    assert _together([bid(number) for number in to_act]) == ["ok"] * len(to_act)
+    match.refresh_from_db()
+    assert match.version == version + len(to_act) == Move.objects.filter(match=match).count()
+    awaiting = sorted(match.seats.filter(awaiting=True).values_list("number", flat=True))
+    assert awaiting == ([] if match.is_over else match.engine.to_act(match.state))

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import smtplib
+from datetime import timedelta
 from unittest import mock
 
 import pytest
 from celery.exceptions import Retry
+from django.conf import settings
 from django.core import mail as django_mail
+from django.test.signals import template_rendered
+from django.utils import timezone
+from django.utils.html import escape
 
 from accounts.models import User
 from games import tasks
@@ -44,7 +49,7 @@ def test_it_mails_the_seat_to_act_once_per_turn_change(eager, django_capture_on_
         before = len(django_mail.outbox)
         with django_capture_on_commit_callbacks(execute=True):
             _move(match)
-        to_act = [s for s in match.seats.select_related("user").filter(awaiting=True)]
+        to_act = list(match.seats.select_related("user").filter(awaiting=True))
         assert len(django_mail.outbox) == before + len(to_act)
         assert {tuple(m.to) for m in django_mail.outbox[before:]} == {(s.user.email,) for s in to_act}
     assert Mail.objects.filter(status=Mail.Status.SENT).count() == len(django_mail.outbox)
@@ -88,10 +93,13 @@ def test_it_sends_a_mail_exactly_once_even_if_the_task_runs_twice() -> None:
 
 def test_it_retries_on_smtp_errors_and_the_move_never_fails(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
     mail = Mail.objects.create(recipient="a@example.com", subject="s", body="b", dedupe_key="k2")
-    with mock.patch("games.tasks.EmailMultiAlternatives.send", side_effect=smtplib.SMTPException("down")):
-        with mock.patch.object(tasks.mail_send, "retry", side_effect=Retry("later")) as retry:
-            with pytest.raises(Retry):
-                tasks.mail_send.run(mail.pk)
+    down = smtplib.SMTPException("down")
+    with (
+        mock.patch("games.tasks.EmailMultiAlternatives.send", side_effect=down),
+        mock.patch.object(tasks.mail_send, "retry", side_effect=Retry("later")) as retry,
+        pytest.raises(Retry),
+    ):
+        tasks.mail_send.run(mail.pk)
     assert retry.called
     mail.refresh_from_db()
     assert mail.status == Mail.Status.PENDING and mail.attempts == 1 and "down" in mail.last_error
@@ -100,10 +108,13 @@ def test_it_retries_on_smtp_errors_and_the_move_never_fails(eager, django_captur
     assert len(django_mail.outbox) == 1
 
     # A broker outage when queueing the mail leaves the move in place and the mail pending for the sweep.
-    with mock.patch("games.tasks.mail_send.apply_async", side_effect=ConnectionError("broker down")):
-        with django_capture_on_commit_callbacks(execute=True):
-            match = make_match(GAME, users=_players())
-            _move(match)
+    outage = ConnectionError("broker down")
+    with (
+        mock.patch("games.tasks.mail_send.apply_async", side_effect=outage),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        match = make_match(GAME, users=_players())
+        _move(match)
     match.refresh_from_db()
     assert match.version >= 1
     assert Mail.objects.filter(status=Mail.Status.PENDING).count() >= 1
@@ -135,3 +146,96 @@ def test_it_sends_the_daily_digest_once_a_day(eager, django_capture_on_commit_ca
         assert tasks.digest_send() == 0  # a second run the same day sends nothing
     assert len(django_mail.outbox) == len(awaiting)
     assert all("waiting for you" in m.subject for m in django_mail.outbox)
+
+
+def test_the_turn_mail_comes_from_its_templates_with_the_same_words() -> None:
+    rendered: list[str] = []
+
+    def seen(sender, template, context, **kwargs) -> None:  # noqa: ANN001, ANN003 - Django's signal signature
+        rendered.append(template.name)
+
+    players = _players()
+    players[0].display_name = "Ann <b>& Co</b>"
+    players[0].save()
+    template_rendered.connect(seen)
+    try:
+        match = make_match(GAME, users=players)
+    finally:
+        template_rendered.disconnect(seen)
+    mail = Mail.objects.get(dedupe_key__startswith=f"turn:{match.pk}:")
+    user = mail.user
+    assert {"games/mail/turn_subject.txt", "games/mail/turn.txt", "games/mail/turn.html"} <= set(rendered)
+    title, url = f"{match.title} #{match.pk}", settings.SITE_URL.rstrip("/") + match.get_absolute_url()
+    assert mail.subject == f"Your turn at {title}"
+    assert mail.body == (
+        f"Hello {user.name},\n\nIt is your turn at {title}.\n\nPlay here: {url}\n\n"
+        "We will not write again about this match until you have played.\n"
+        "To change how often we write, see your settings on Parlour.\n"
+    )
+    assert f"<p>Hello {escape(user.name)},</p>" in mail.html and f"<strong>{escape(title)}</strong>" in mail.html
+    assert f'<a href="{url}">Go to the table</a>' in mail.html
+    assert "We will not write again about this match until you have played." in mail.html
+
+
+def _stale(mail: Mail, age: timedelta) -> None:
+    Mail.objects.filter(pk=mail.pk).update(updated_at=timezone.now() - age)
+
+
+def test_a_mail_that_cannot_be_built_ends_failed_with_the_reason() -> None:
+    """A line break in a header raises ValueError, not an SMTP error: recorded, counted, never left sending."""
+    mail = Mail.objects.create(
+        recipient="a@example.com", subject="Hello\nBcc: b@example.com", body="b", dedupe_key="k3"
+    )
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is False
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.FAILED and mail.attempts == 1
+    assert "linefeed" in mail.last_error or "newline" in mail.last_error.lower(), mail.last_error
+    assert django_mail.outbox == []
+    assert tasks.mail_sweep() == 0  # a failed mail stays failed
+
+
+def test_any_error_while_sending_is_recorded_and_counted() -> None:
+    mail = Mail.objects.create(recipient="a@example.com", subject="s", body="b", dedupe_key="k4")
+    with mock.patch("games.tasks.EmailMultiAlternatives.send", side_effect=RuntimeError("backend bug")):
+        assert tasks.mail_send.apply(args=[mail.pk]).get() is False
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.FAILED and mail.attempts == 1 and "backend bug" in mail.last_error
+
+
+def test_the_sweep_sends_a_mail_a_dead_worker_left_sending_exactly_once(eager) -> None:  # noqa: ANN001
+    mail = Mail.objects.create(
+        recipient="a@example.com", subject="s", body="b", dedupe_key="lost", status=Mail.Status.SENDING, attempts=1
+    )
+    _stale(mail, tasks.MAIL_SENDING_STALE_AFTER + timedelta(minutes=1))
+    assert tasks.mail_sweep() == 1
+    assert tasks.mail_sweep() == 0
+    assert [m.to for m in django_mail.outbox] == [["a@example.com"]]
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.SENT and mail.attempts == 2 and mail.sent_at
+
+
+def test_the_sweep_leaves_a_mail_being_sent_now_alone(eager) -> None:  # noqa: ANN001
+    mail = Mail.objects.create(
+        recipient="a@example.com", subject="s", body="b", dedupe_key="busy", status=Mail.Status.SENDING, attempts=1
+    )
+    _stale(mail, tasks.MAIL_SENDING_STALE_AFTER - timedelta(minutes=1))
+    assert tasks.mail_sweep() == 0
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.SENDING and mail.attempts == 1
+    assert django_mail.outbox == []
+
+
+def test_the_sweep_fails_a_lost_mail_that_had_all_its_attempts(eager) -> None:  # noqa: ANN001
+    mail = Mail.objects.create(
+        recipient="a@example.com",
+        subject="s",
+        body="b",
+        dedupe_key="spent",
+        status=Mail.Status.SENDING,
+        attempts=tasks.MAIL_MAX_ATTEMPTS,
+    )
+    _stale(mail, tasks.MAIL_SENDING_STALE_AFTER + timedelta(minutes=1))
+    assert tasks.mail_sweep() == 0
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.FAILED and "stopped" in mail.last_error
+    assert django_mail.outbox == []

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import ast
+import json
 import random
+import sys
+from pathlib import Path
+from unittest import mock
 
 import pytest
+from django.urls import reverse
 
 from engine import IllegalAction
 from engine.replay import make_log, replay, seed_hash
+from games import tasks
+from games.errors import IllegalMove, MoveRefused, Refused, Stale
 from games.models import ChatMessage, Match, Move, Seat
-from games.services import STALE_MESSAGE, MoveRefused, SeatSpec, chat_post, match_create, move_submit
-from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves, play_random
+from games.services import STALE_MESSAGE, SeatSpec, chat_post, match_create, move_submit
+from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves, play_random, quick_options
 
 pytestmark = pytest.mark.django_db
 GAMES = game_names()
@@ -43,24 +51,29 @@ def test_it_refuses_a_bad_option_and_creates_nothing(game: str) -> None:
     user = UserFactory()
     module = Match(game=game).engine
     seats = [SeatSpec(user=user)] + [SeatSpec(bot="basic")] * (module.MIN_PLAYERS - 1)
-    with pytest.raises(ValueError, match="no_such_option"):
+    with pytest.raises(Refused, match="no_such_option"):
         match_create(game=game, players=module.MIN_PLAYERS, options={"no_such_option": 1}, created_by=user, seats=seats)
-    with pytest.raises(ValueError, match="players"):
-        match_create(game=game, players=module.MAX_PLAYERS + 1, options={}, created_by=user,
-                     seats=[SeatSpec(user=user)] + [SeatSpec(bot="basic")] * module.MAX_PLAYERS)
+    with pytest.raises(Refused, match="players"):
+        match_create(
+            game=game,
+            players=module.MAX_PLAYERS + 1,
+            options={},
+            created_by=user,
+            seats=[SeatSpec(user=user)] + [SeatSpec(bot="basic")] * module.MAX_PLAYERS,
+        )
     assert not Match.objects.exists()
 
 
 def test_it_refuses_an_unknown_game_and_a_user_in_two_seats() -> None:
     user = UserFactory()
-    with pytest.raises(ValueError, match="known games"):
+    with pytest.raises(Refused, match="known games"):
         match_create(game="poker", players=4, options={}, created_by=user, seats=[SeatSpec(user=user)] * 4)
     game = GAMES[0]
     players = Match(game=game).engine.MIN_PLAYERS
-    with pytest.raises(ValueError, match="only one seat"):
+    with pytest.raises(Refused, match="only one seat"):
         match_create(game=game, players=players, options={}, created_by=user, seats=[SeatSpec(user=user)] * players)
     twice = [SeatSpec(user=user)] + [SeatSpec(email="Friend@example.com")] * (players - 1)
-    with pytest.raises(ValueError, match="only one seat"):
+    with pytest.raises(Refused, match="only one seat"):
         match_create(game=game, players=players, options={}, created_by=user, seats=twice)
     assert not Match.objects.exists()
 
@@ -114,7 +127,7 @@ def test_it_refuses_wrong_moves_and_changes_nothing(game: str) -> None:
         cases.append((others[0].user, others[0].number, action, match.version, "not your turn"))
         cases.append((others[0].user, seat.number, action, match.version, "not your seat"))
     for user, number, act, version, message in cases:
-        with pytest.raises((MoveRefused, IllegalAction)) as info:
+        with pytest.raises(MoveRefused) as info:
             move_submit(match=match, user=user, seat=number, action=act, version=version)
         assert message.lower() in str(info.value).lower()
         assert str(info.value)
@@ -203,21 +216,36 @@ def test_it_takes_simultaneous_bids_on_a_stale_version_once_per_seat() -> None:
     seats = {s.number: s for s in match.seats.select_related("user")}
     seen = match.version
     first, second = to_act[0], to_act[1]
-    move_submit(match=match, user=seats[first].user, seat=first,
-                action=match.engine.legal_actions(match.state, first)[0], version=seen)
+    move_submit(
+        match=match,
+        user=seats[first].user,
+        seat=first,
+        action=match.engine.legal_actions(match.state, first)[0],
+        version=seen,
+    )
     match.refresh_from_db()
     assert second in match.engine.to_act(match.state)
     # The second seat loaded the page before the first bid: still accepted.
-    move_submit(match=match, user=seats[second].user, seat=second,
-                action=match.engine.legal_actions(match.state, second)[0], version=seen)
+    move_submit(
+        match=match,
+        user=seats[second].user,
+        seat=second,
+        action=match.engine.legal_actions(match.state, second)[0],
+        version=seen,
+    )
     assert match.moves.filter(seat=second, ply__gte=seen).count() == 1
     match.refresh_from_db()
     # The first seat again on the version it saw: it has acted since, so this is stale.
     before = _snapshot(match)
     if first in match.engine.to_act(match.state):
-        with pytest.raises(MoveRefused, match="changed"):
-            move_submit(match=match, user=seats[first].user, seat=first,
-                        action=match.engine.legal_actions(match.state, first)[0], version=seen)
+        with pytest.raises(Stale, match="changed"):
+            move_submit(
+                match=match,
+                user=seats[first].user,
+                seat=first,
+                action=match.engine.legal_actions(match.state, first)[0],
+                version=seen,
+            )
         assert _snapshot(match) == before
 
 
@@ -227,7 +255,7 @@ def test_it_posts_chat_to_the_whole_table_and_refuses_empty_text() -> None:
     chat_post(match=match, user=user, text="  good luck  ")
     assert ChatMessage.objects.get().text == "good luck"
     for bad in ("", "   ", "x" * 1001):
-        with pytest.raises(ValueError):
+        with pytest.raises(Refused):
             chat_post(match=match, user=user, text=bad)
     assert ChatMessage.objects.count() == 1
 
@@ -243,14 +271,14 @@ def test_it_waits_for_an_invited_player_and_starts_when_they_accept() -> None:
     assert match.status == Match.Status.WAITING
     seat = match.seats.get(number=1)
     assert seat.user == friend and not seat.joined and seat.invite_token
-    with pytest.raises(MoveRefused, match="another player"):
+    with pytest.raises(Refused, match="another player"):
         invite_accept(token=seat.invite_token, user=creator)
     match.refresh_from_db()
     assert match.status == Match.Status.WAITING
     invite_accept(token=seat.invite_token, user=friend)
     match.refresh_from_db()
     assert match.status == Match.Status.ACTIVE
-    with pytest.raises(MoveRefused, match="already been used"):
+    with pytest.raises(Refused, match="already been used"):
         invite_accept(token=seat.invite_token, user=friend)
 
 
@@ -260,7 +288,9 @@ def test_the_deadline_hook_sets_a_clock_for_each_seat_to_act_and_clears_it_when_
     from games import services
 
     monkeypatch.setattr(services, "turn_deadline", lambda *, match, seat, now: now + timedelta(days=2))
-    match = make_match(GAMES[0], users=[UserFactory(auto_forced_moves=False) for _ in range(Match(game=GAMES[0]).engine.MIN_PLAYERS)])
+    match = make_match(
+        GAMES[0], users=[UserFactory(auto_forced_moves=False) for _ in range(Match(game=GAMES[0]).engine.MIN_PLAYERS)]
+    )
     seat, action = _turn(match)
     assert seat.deadline is not None
     assert not match.seats.filter(awaiting=False, deadline__isnull=False).exists()
@@ -333,3 +363,132 @@ def test_moves_wait_for_the_disk_unless_told_otherwise_and_only_for_their_own_tr
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         assert cursor.fetchone()[0] == "on"  # SET LOCAL ended with the move's transaction
+
+
+# --- refusals and bugs -------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_engines_refusal_reaches_the_player_as_a_refusal_in_its_own_words(game: str) -> None:
+    match = make_match(game)
+    seat, _action = _turn(match)
+    bad = {"type": "no-such-move"}
+    with pytest.raises(IllegalAction) as engine:
+        match.engine.apply(match.state, seat.number, bad)
+    with pytest.raises(IllegalMove) as refused:
+        move_submit(match=match, user=seat.user, seat=seat.number, action=bad, version=match.version)
+    assert str(refused.value) == str(engine.value) and isinstance(refused.value.__cause__, IllegalAction)
+    assert not isinstance(refused.value, ValueError)  # views catch Refused, never ValueError
+
+
+def test_an_engine_error_on_checked_options_is_a_bug_not_a_refusal(monkeypatch) -> None:  # noqa: ANN001
+    game = GAMES[0]
+    module = Match(game=game).engine
+    monkeypatch.setattr(module, "new_match", mock.Mock(side_effect=ValueError("an engine bug")))
+    user = UserFactory()
+    seats = [SeatSpec(user=user)] + [SeatSpec(bot="basic")] * (module.MIN_PLAYERS - 1)
+    with pytest.raises(ValueError, match="an engine bug") as raised:
+        match_create(game=game, players=module.MIN_PLAYERS, options={}, created_by=user, seats=seats)
+    assert not isinstance(raised.value, Refused)
+    assert not Match.objects.exists()
+
+
+def test_the_play_view_shows_a_refusal_but_lets_a_bug_through(monkeypatch) -> None:  # noqa: ANN001
+    """An IllegalAction while the app plays a forced move is the engine's bug: a server error, not a message."""
+    from django.contrib.messages import get_messages
+
+    from games import services
+    from tests.games.conftest import login
+
+    match = make_match(GAMES[0])
+    seat, action = _turn(match)
+    client = login(seat.user)
+    url = reverse("games-play", args=[match.pk])
+    form = {"action": json.dumps(action), "version": match.version + 5}
+    page = client.post(url, form, follow=True)
+    assert [str(m) for m in get_messages(page.wsgi_request)] == [STALE_MESSAGE]
+    monkeypatch.setattr(
+        services, "_play_forced", mock.Mock(side_effect=IllegalAction("a forced move the engine refused"))
+    )
+    with pytest.raises(IllegalAction, match="a forced move"):
+        client.post(url, {**form, "version": match.version})
+    assert _snapshot(match)[0] == match.version
+
+
+def test_the_create_view_lets_an_engine_bug_through(monkeypatch) -> None:  # noqa: ANN001
+    from tests.games.conftest import login
+
+    game = GAMES[0]
+    module = Match(game=game).engine
+    monkeypatch.setattr(module, "new_match", mock.Mock(side_effect=ValueError("an engine bug")))
+    client = login(UserFactory())
+    form = {
+        "players": module.MIN_PLAYERS,
+        **{f"seat_{n}_kind": "bot" for n in range(1, module.MIN_PLAYERS)},
+        **{f"seat_{n}_level": "random" for n in range(1, module.MIN_PLAYERS)},
+    }
+    with pytest.raises(ValueError, match="an engine bug"):
+        client.post(f"{reverse('games-create')}?game={game}", form)
+    assert not Match.objects.exists()
+
+
+# --- tasks: queued by name, bots played in turn -----------------------------
+
+
+def test_the_services_never_import_the_tasks() -> None:
+    """The tasks import the services (inside their bodies); the services queue tasks by name."""
+    from games import services
+
+    tree = ast.parse(Path(services.__file__).read_text())
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            imported |= {node.module or "", *(f"{node.module}.{alias.name}" for alias in node.names)}
+    assert "games.tasks" not in imported
+
+
+def test_a_bot_turn_is_queued_after_commit_never_played_inline(settings, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    from celery import current_app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True  # even so: production code has no inline loop of its own
+    game = GAMES[0]
+    players = Match(game=game).engine.MIN_PLAYERS
+    bot_move = current_app.tasks["games.tasks.bot_move"]
+    with mock.patch.object(bot_move, "apply_async") as queued, django_capture_on_commit_callbacks(execute=True):
+        match = make_match(game, humans=0, bots=players, level="random")
+        assert not queued.called  # not before the commit
+    match.refresh_from_db()
+    assert not match.moves.filter(kind=Move.Kind.BOT).exists()
+    to_act = match.engine.to_act(match.state)
+    assert queued.call_args_list == [mock.call((match.pk, seat, match.version), retry=False) for seat in to_act]
+
+
+@pytest.mark.django_db(transaction=True)  # each bot move commits and queues the next from its on-commit callback
+def test_the_test_setup_plays_a_bot_chain_in_a_bounded_loop(eager, caplog) -> None:  # noqa: ANN001
+    eager.limit = 3
+    game = GAMES[0]
+    match = make_match(game, humans=0, bots=Match(game=game).engine.MIN_PLAYERS, level="random")
+    match.refresh_from_db()
+    assert Move.objects.filter(match=match, kind="bot").count() == 3
+    assert match.status == Match.Status.ACTIVE and match.seats.filter(awaiting=True).exists()
+    assert "Stopped an inline bot chain after 3 moves" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_test_setup_plays_an_all_bot_match_to_its_end_without_recursion(eager) -> None:  # noqa: ANN001
+    game = GAMES[0]
+    depth = []
+    real = tasks.bot_move.run
+
+    def move(*args: int) -> bool:
+        frame, frames = sys._getframe(), 0
+        while frame is not None:
+            frame, frames = frame.f_back, frames + 1
+        depth.append(frames)
+        return real(*args)
+
+    with mock.patch.object(tasks.bot_move, "run", move):
+        match = make_match(game, humans=0, bots=Match(game=game).engine.MIN_PLAYERS, options=quick_options(game))
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and eager.played == len(depth) > 10
+    assert max(depth) == min(depth)  # every move from the same loop, none from inside another
