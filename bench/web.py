@@ -67,8 +67,9 @@ def _fresh_match(game: str) -> tuple[Any, dict[int, Client]]:
         User.objects.create_user(f"bench{stamp}-{n}@example.com", "pw", auto_forced_moves=False)
         for n in range(module.MIN_PLAYERS)
     ]
-    match = match_create(game=game, players=module.MIN_PLAYERS, options={}, created_by=users[0],
-                         seats=[SeatSpec(user=u) for u in users])
+    match = match_create(
+        game=game, players=module.MIN_PLAYERS, options={}, created_by=users[0], seats=[SeatSpec(user=u) for u in users]
+    )
     clients = {}
     for number, user in enumerate(users):
         clients[number] = Client()
@@ -119,10 +120,9 @@ def measure(game: str, requests: int) -> dict[str, Any]:
             if match.is_over:
                 match, clients = _fresh_match(game)
             client = clients[match.engine.to_act(match.state)[0]]
-            if kind == "bare":
-                times[kind] = _timed(lambda: client.get(f"/bench/bare/{match.pk}/"), 200)
-            elif kind == "table":
-                times[kind] = _timed(lambda: client.get(f"/m/{match.pk}/"), 200)
+            if kind in ("bare", "table"):
+                url = f"/bench/bare/{match.pk}/" if kind == "bare" else f"/m/{match.pk}/"
+                times[kind] = _timed(lambda c=client, u=url: c.get(u), 200)
             else:
                 times[kind] = _submit(match, client, htmx=kind == "submit_htmx")
         if i >= WARMUP:
@@ -159,8 +159,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.web", description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=40, help="timed requests of each kind per game")
     parser.add_argument("--game", choices=sorted(GAMES), help="one game only")
-    parser.add_argument("--async-commit", action="store_true",
-                        help="GAMES_MOVE_SYNCHRONOUS_COMMIT = False: on PostgreSQL moves do not wait for the WAL flush")
+    parser.add_argument(
+        "--async-commit",
+        action="store_true",
+        help="GAMES_MOVE_SYNCHRONOUS_COMMIT = False: on PostgreSQL moves do not wait for the WAL flush",
+    )
     args = parser.parse_args(argv)
     # Not setup_test_environment(): it instruments every template render to copy its context
     # for the test client, a cost no production server pays and the bare view never shows.

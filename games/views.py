@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -9,17 +10,20 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
-from engine import GAMES, IllegalAction, get_game
-from engine.replay import make_log
-from games.display import action_groups
+from engine import GAMES, get_game
+from engine.replay import make_log, state_at
+from games.errors import NotSeated, Refused
 from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm
 from games.models import Match, Seat
+from games.presenters import log_line, presenter_for
+from games.ratelimit import rate_limited
 from games.selectors import Table, dashboard_for, match_for_viewer, matches_awaiting, seat_for_player, table_for
-from games.services import MoveRefused, NotSeated, SeatSpec, chat_post, invite_accept, match_create, move_submit
+from games.services import SeatSpec, chat_post, invite_accept, match_create, move_submit
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -42,8 +46,8 @@ def next_match(request: HtmxHttpRequest) -> HttpResponse:
     if not awaiting:
         messages.info(request, "No match is waiting for you. Well played!")
         return redirect("games-dashboard")
-    current = request.GET.get("after", "")
-    later = awaiting[awaiting.index(int(current)) + 1 :] if current.isdigit() and int(current) in awaiting else []
+    current = _int_param(request.GET.get("after"))
+    later = awaiting[awaiting.index(current) + 1 :] if current in awaiting else []
     return redirect("games-match", (later or awaiting)[0])
 
 
@@ -51,6 +55,7 @@ def next_match(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
+@rate_limited("match-create")
 def create(request: HtmxHttpRequest) -> HttpResponse:
     chooser = GameChoiceForm(request.GET or None)
     game = get_game(chooser.cleaned_data["game"]) if chooser.is_valid() else GAMES[sorted(GAMES)[0]]
@@ -62,7 +67,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
                 game=game.NAME, players=form.cleaned_data["players"], options=form.cleaned_data["options"],
                 created_by=request.user, private=form.cleaned_data["private"], seats=seats,
             )
-        except ValueError as exc:
+        except Refused as exc:
             form.add_error(None, str(exc))
         else:
             return redirect(match)
@@ -71,14 +76,21 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
-    seat = Seat.objects.select_related("match", "match__created_by").filter(invite_token=token, joined=False).first()
+    # Tokens are URL-safe base64 (secrets.token_urlsafe); anything else, a NUL byte say, which PostgreSQL
+    # refuses in a query, is not one of ours.
+    well_formed = re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token) is not None
+    seat = (
+        Seat.objects.select_related("match", "match__created_by").filter(invite_token=token, joined=False).first()
+        if well_formed
+        else None
+    )
     if seat is None:
         messages.error(request, "This invitation has already been used or does not exist.")
         return redirect("games-dashboard")
     if request.method == "POST":
         try:
             invite_accept(token=token, user=request.user)
-        except MoveRefused as exc:
+        except Refused as exc:
             messages.error(request, str(exc))
             return redirect("games-dashboard")
         messages.success(request, "You have taken your seat.")
@@ -89,15 +101,21 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
 # --- the table -------------------------------------------------------------
 
 
-def _context(table: Table, **extra: Any) -> dict[str, Any]:
-    game = table.match.engine
+def _context(request: HtmxHttpRequest, table: Table, **extra: Any) -> dict[str, Any]:
+    """The table as the viewer may see it: the view, and the game's presenter's plain data beside it."""
+    match = table.match
     return {
-        "table": table, "match": table.match, "view": table.view, "seat": table.seat, "names": table.names,
-        "game_name": table.match.game,
-        "table_template_names": [f"games/tables/{table.match.game}.html", "games/tables/_generic.html"],
-        "title": getattr(game, "TITLE", table.match.game), "chat_mark": table.match.chat_mark,
-        # Grouped once per request: the turn panel reads them twice (the heading and the forms).
-        "groups": action_groups(table.match.game, table.legal, table.view), **extra,
+        "table": table,
+        "match": match,
+        "view": table.view,
+        "seat": table.seat,
+        "names": table.names,
+        "game_name": match.game,
+        "title": match.title,
+        "chat_mark": match.chat_mark,
+        "play_url": reverse("games-play", args=[match.pk]),
+        **presenter_for(match.game).table_context(table, viewer_id=request.user.pk),
+        **extra,
     }
 
 
@@ -105,7 +123,7 @@ def _context(table: Table, **extra: Any) -> dict[str, Any]:
 @require_GET
 def match_detail(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
-    return render(request, "games/match.html", _context(table_for(match=match, seat=seat)))
+    return render(request, "games/match.html", _context(request, table_for(match=match, seat=seat)))
 
 
 @login_required
@@ -115,7 +133,7 @@ def poll(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
     if request.GET.get("v") == str(match.version) and request.GET.get("c") == str(match.chat_mark):
         return HttpResponse(status=204 if not match.is_over else HttpResponseStopPolling.status_code)
-    response = render(request, "games/match.html#live", _context(table_for(match=match, seat=seat)))
+    response = render(request, "games/match.html#live", _context(request, table_for(match=match, seat=seat)))
     if match.is_over:
         response.status_code = HttpResponseStopPolling.status_code
     return response
@@ -123,6 +141,7 @@ def poll(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@rate_limited("move")
 def play(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match = Match(pk=match_id)
     form = PlayForm(request.POST)
@@ -135,7 +154,7 @@ def play(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
             seat_for_player(match_id=match_id, user=request.user)
     except NotSeated as exc:
         raise (Http404 if exc.private else PermissionDenied)(str(exc)) from None
-    except (MoveRefused, IllegalAction) as exc:
+    except Refused as exc:
         error = str(exc)
     return _after_post(request, match, error)
 
@@ -147,22 +166,22 @@ def _after_post(request: HtmxHttpRequest, match: Match, error: str | None) -> Ht
             messages.error(request, error)
         return redirect(match)
     match, seat = match_for_viewer(match_id=match.pk, user=request.user)
-    context = _context(table_for(match=match, seat=seat), error=error)
+    context = _context(request, table_for(match=match, seat=seat), error=error)
     return render(request, "games/match.html#live", context)
 
 
 @login_required
 @require_POST
+@rate_limited("chat")
 def chat(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     seat_for_player(match_id=match_id, user=request.user)
     match = Match(pk=match_id)
     form = ChatForm(request.POST)
-    error = None
+    error = None if form.is_valid() else "Write a message of at most 1000 characters."
     try:
-        if not form.is_valid():
-            raise ValueError("Write a message of at most 1000 characters.")
-        chat_post(match=match, user=request.user, text=form.cleaned_data["text"])
-    except ValueError as exc:
+        if error is None:
+            chat_post(match=match, user=request.user, text=form.cleaned_data["text"])
+    except Refused as exc:
         error = str(exc)
     return _after_post(request, match, error)
 
@@ -171,9 +190,10 @@ def chat(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 @require_GET
 def full_log(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
-    names = [s.name for s in match.seat_list]
-    moves = [(names[m.seat] if m.seat < len(names) else m.seat, m) for m in match.moves.all()]
-    return render(request, "games/log.html", {"match": match, "moves": moves})
+    names, reader = [s.name for s in match.seat_list], seat.number if seat is not None else None
+    moves = match.moves.values("ply", "seat", "kind", "text")
+    log = [log_line(m, names, reader=reader, over=match.is_over) for m in moves]
+    return render(request, "games/log.html", {"match": match, "log": log})
 
 
 # --- after the end ---------------------------------------------------------
@@ -189,19 +209,38 @@ def replay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     actions = list(match.moves.values("seat", "action", "text", "ply"))
     ply = _clamp(request.GET.get("ply"), len(actions))
     game = match.engine
-    state = game.new_match(match.players, match.options, seed=match.seed)
-    for entry in actions[:ply]:
-        state = game.apply(state, entry["seat"], entry["action"])
-    names = [s.name for s in match.seat_list]
-    views = [(names[n], game.view(state, n)) for n in range(match.players)]
-    return render(request, "games/replay.html", {
-        "match": match, "ply": ply, "last": len(actions), "views": views, "names": names, "game_name": match.game,
-        "step": actions[ply - 1] if ply else None, "public": game.view(state, None),
-    })
+    state = state_at(match.game, match.players, match.options, match.seed, actions, ply)
+    names, presenter, public = [s.name for s in match.seat_list], presenter_for(match.game), game.view(state, None)
+    hands = [{"name": name, "cards": presenter.cards(game.view(state, n).get("hand"))} for n, name in enumerate(names)]
+    step = log_line(actions[ply - 1], names, reader=None, over=match.is_over) if ply else None
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "match": match,
+            "ply": ply,
+            "last": len(actions),
+            "hands": hands,
+            "names": names,
+            "game_name": match.game,
+            "step": step,
+            "view": public,
+            "seat": None,
+            "board": presenter.board(public, names),
+            "board_template": presenter.board_template,
+            "details_template": presenter.details_template,
+        },
+    )
 
 
 def _clamp(value: str | None, top: int) -> int:
-    return max(0, min(top, int(value))) if value and value.lstrip("-").isdigit() else top
+    number = _int_param(value)
+    return top if number is None else max(0, min(top, number))
+
+
+def _int_param(value: str | None) -> int | None:
+    """A query parameter as a whole number, or None: ASCII digits only (``str.isdigit`` accepts '²')."""
+    return int(value) if value and re.fullmatch(r"-?[0-9]{1,12}", value) else None
 
 
 @login_required

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from games.display import card_text
 from games.models import Mail, Match
+from games.presenters import presenter_for
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
 
@@ -38,7 +38,11 @@ def _strings(data: Any) -> Iterator[str]:
 def _card_codes(game: str, data: Any) -> set[str]:
     # Card codes start with a rank or suit (``TH``, ``T12``, ``B7``, ``R-red-1``); words such as
     # "hidden" are not codes, and single letters are suits, even where card_label accepts them.
-    return {s for s in _strings(data) if len(s) >= 2 and (s[0].isupper() or s[0].isdigit()) and card_text(game, s)}
+    return {
+        s
+        for s in _strings(data)
+        if len(s) >= 2 and (s[0].isupper() or s[0].isdigit()) and presenter_for(game).card_text(s)
+    }
 
 
 def _found(codes: set[str], html: str) -> set[str]:

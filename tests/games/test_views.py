@@ -46,7 +46,7 @@ def test_it_renders_the_table_for_a_player_and_a_spectator(game: str) -> None:
     assert page.status_code == 200
     html = page.content.decode()
     assert match.seed_hash in html and str(match.seed) not in html
-    assert "name=\"action\"" in html and f'value="{match.version}"' in html
+    assert 'name="action"' in html and f'value="{match.version}"' in html
     for code in match.engine.view(match.state, seat.number)["hand"]:
         assert f'data-card="{code}"' in html
     watcher = login(UserFactory()).get(match.get_absolute_url())
@@ -59,7 +59,9 @@ def test_a_plain_form_move_redirects_back_and_htmx_gets_the_live_part(game: str)
     match = make_match(game)
     seat, action = _to_act(match)
     client = login(seat.user)
-    response = client.post(reverse("games-play", args=[match.pk]), {"action": json.dumps(action), "version": match.version})
+    response = client.post(
+        reverse("games-play", args=[match.pk]), {"action": json.dumps(action), "version": match.version}
+    )
     assert response.status_code == 302 and response["Location"] == match.get_absolute_url()
     match.refresh_from_db()
     assert match.moves.filter(seat=seat.number, ply=0, kind="player").exists()
@@ -88,7 +90,10 @@ def test_someone_not_seated_may_not_move_or_chat() -> None:
     _seat, action = _to_act(match)
     before = _snapshot(match)
     stranger = login(UserFactory())
-    assert stranger.post(reverse("games-play", args=[match.pk]), {"action": json.dumps(action), "version": 0}).status_code == 403
+    assert (
+        stranger.post(reverse("games-play", args=[match.pk]), {"action": json.dumps(action), "version": 0}).status_code
+        == 403
+    )
     assert stranger.post(reverse("games-chat", args=[match.pk]), {"text": "psst"}).status_code == 403
     assert _snapshot(match) == before
 
@@ -236,3 +241,87 @@ def test_replay_and_export_open_only_at_the_end_and_the_export_verifies(tmp_path
     for seat in range(match.players):
         for code in match.engine.view(state, seat)["hand"]:
             assert f'data-card="{code}"' in start
+
+
+# --- what the table tells each reader (issue 10: findings 4, 5 and 10) ----------------------------------
+
+
+def _mark_forced(match: Match, ply: int) -> int:
+    """Record the move at ``ply`` as played for its player because it was their only legal move."""
+    from games.models import Move
+
+    Move.objects.filter(match=match, ply=ply).update(kind=Move.Kind.FORCED)
+    match.refresh_from_db()
+    match.recent_moves = [{**m, "kind": "forced"} if m["ply"] == ply else m for m in match.recent_moves]
+    match.save(update_fields=["recent_moves"])
+    return match.moves.get(ply=ply).seat
+
+
+def _table_pages(client, match: Match) -> dict[str, str]:  # noqa: ANN001
+    return {
+        "table": client.get(match.get_absolute_url()).content.decode(),
+        "poll": client.get(reverse("games-poll", args=[match.pk]), {"v": -1}, **HTMX).content.decode(),
+        "log": client.get(reverse("games-log", args=[match.pk])).content.decode(),
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_only_the_mover_learns_that_a_move_was_forced_until_the_end(game: str) -> None:
+    # Nobody has moves played for them here, so the one forced move is the one marked below.
+    players = Match(game=game).engine.MIN_PLAYERS
+    match = make_match(game, users=[UserFactory(auto_forced_moves=False) for _ in range(players)])
+    play_engine_moves(match, 3, seed=2)
+    mover = _mark_forced(match, 1)
+    seats = {s.number: s for s in match.seats.select_related("user")}
+    other = next(n for n in seats if n != mover)
+    for name, page in _table_pages(login(seats[mover].user), match).items():
+        assert "(forced)" in page, f"the mover's own {name} says the move was forced"
+    assert 'class="kind-forced"' in _table_pages(login(seats[mover].user), match)["table"]
+    for reader in (seats[other].user, UserFactory()):
+        for name, page in _table_pages(login(reader), match).items():
+            assert "forced" not in page.lower(), f"the {name} page tells another reader a move was forced"
+    play_engine_moves(match, 0, until_over=True)
+    # The whole log, forced moves included, is open once the match is over.
+    assert "(forced)" in _table_pages(login(UserFactory()), match)["log"]
+
+
+def test_an_open_invitation_shows_its_address_to_the_creator_only_and_never_an_account_name() -> None:
+    from games.services import SeatSpec, match_create
+
+    creator, known = UserFactory(), UserFactory(display_name="Quentin Known")
+    outsider = "outsider@example.org"
+    match = match_create(
+        game="karnoffel",
+        players=4,
+        options={},
+        created_by=creator,
+        seats=[SeatSpec(user=creator), SeatSpec(email=known.email), SeatSpec(email=outsider), SeatSpec(bot="random")],
+    )
+    assert match.status == Match.Status.WAITING
+    mine = _table_pages(login(creator), match)["table"]
+    assert f"Invited: {known.email}" in mine and f"Invited: {outsider}" in mine
+    assert "Quentin Known" not in mine
+    for name, page in _table_pages(login(UserFactory()), match).items():  # any member may watch
+        assert known.email not in page and outsider not in page, f"an address on the {name} page"
+        assert "Quentin Known" not in page, f"the {name} page tells that the address has an account"
+    watched = _table_pages(login(UserFactory()), match)["table"]
+    assert "Seat 2 (invited)" in watched and "Seat 3 (invited)" in watched
+    assert outsider not in _table_pages(login(known), match)["table"], "nor to another invitee"
+    dashboard = login(UserFactory()).get(reverse("games-dashboard")).content.decode()
+    assert outsider not in dashboard and "Quentin Known" not in dashboard
+
+
+def test_each_seat_shows_whether_it_is_a_bot_apart_from_its_name() -> None:
+    import re
+
+    pretender = UserFactory()
+    # Saved past the profile form's checks on purpose: the table must not rely on them.
+    type(pretender).objects.filter(pk=pretender.pk).update(display_name="Bot 2 (basic)")
+    pretender.refresh_from_db()
+    match = make_match(GAMES[0], users=[pretender], bots=Match(game=GAMES[0]).engine.MIN_PLAYERS - 1, level="basic")
+    page = login(UserFactory()).get(match.get_absolute_url()).content.decode()
+    seats = re.findall(r'<li class="seat[^"]*">(.*?)</li>', page, re.S)
+    assert len(seats) == match.players
+    badges = ['<span class="seat-kind"' in s for s in seats]
+    assert badges == [s.is_bot for s in match.seats.order_by("number")] == [False] + [True] * (match.players - 1)
+    assert "Bot 2 (basic)" in seats[0]

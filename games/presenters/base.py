@@ -1,0 +1,414 @@
+"""The shared presenter: a game's view turned into plain data (dicts, lists, strings) for the templates.
+
+Nothing here builds markup: a card becomes ``{"code", "text", "cls"}`` and
+``templates/games/_card.html`` draws it; a move becomes a value and a label and
+the turn panel in ``templates/games/match.html`` draws the form. A game with a
+presenter of its own (``games/presenters/<game>.py``) overrides the few hooks
+below; any other game is shown by this one with the generic table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from engine import get_game
+
+# Above this many choices an action type becomes a select, not a row of buttons.
+MAX_BUTTONS = 14
+# Moves that put a card of the reader's own hand somewhere: shown as the hand itself.
+HAND_MOVES = ("play", "discard", "offer")
+SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+GROUP_LABELS = {
+    "play": "Play",
+    "discard": "Discard",
+    "offer": "Offer",
+    "bid": "Bid",
+    "take": "Take",
+}
+# The move kinds a reader other than the mover must not learn (issue 10, finding 5): a forced move tells
+# the table that its player held one legal card, in a follow-suit game one card of the led suit.
+PRIVATE_KINDS = frozenset({"forced"})
+BACK: dict[str, Any] = {"back": True, "code": "", "text": "?", "cls": "back"}
+# One encoder for every action's hidden value: ``json.dumps`` with options builds a new one per call.
+_ACTION_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
+def ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else SUFFIXES.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def money_text(amount: int) -> str:
+    """Dollars with the sign in front: a debt reads ``-$5``."""
+    return f"-${-amount}" if amount < 0 else f"${amount}"
+
+
+def seat_name(number: Any, names: list[str]) -> str:
+    if isinstance(number, int) and not isinstance(number, bool) and 0 <= number < len(names):
+        return names[number]
+    return "" if number is None else str(number)
+
+
+def log_kind(kind: str, *, mover: int | None, reader: int | None, over: bool) -> str:
+    """The kind of a logged move as this reader may see it: a private kind reads as a plain move to the others."""
+    if kind in PRIVATE_KINDS and not over and (reader is None or reader != mover):
+        return "player"
+    return kind
+
+
+def log_line(move: Mapping[str, Any], names: list[str], *, reader: int | None, over: bool) -> dict[str, Any]:
+    """One line of the log: ``{"number", "name", "text", "kind"}``, the kind as the reader may see it."""
+    seat = move.get("seat")
+    kind = log_kind(str(move.get("kind", "")), mover=seat, reader=reader, over=over)
+    ply = move.get("ply")
+    return {
+        "number": ply + 1 if isinstance(ply, int) else "",
+        "name": seat_name(seat, names),
+        "text": move.get("text", ""),
+        "kind": kind,
+    }
+
+
+class Presenter:
+    """Any game's view as plain data; the generic default for a game without a presenter of its own."""
+
+    board_template: ClassVar[str] = "games/tables/_generic.html#board"
+    details_template: ClassVar[str] = "games/tables/_generic.html#details"
+    # Scores are dollars (Renfield): the seat list shows them as money, a debt marked.
+    scores_are_money: ClassVar[bool] = False
+    # View keys the generic table leaves out: shown elsewhere on the page, or meaningless to a reader.
+    generic_skip: ClassVar[frozenset[str]] = frozenset(
+        {"hand", "scores", "to_act", "seat", "players", "outcome", "options"}
+    )
+    # View keys whose seat numbers read as the player's name in the generic table.
+    seat_keys: ClassVar[frozenset[str]] = frozenset({"seat", "winner", "taker", "leader", "bidder"})
+
+    def __init__(self, game_name: str) -> None:
+        self.game_name = game_name
+        self.engine: Any = get_game(game_name)  # each game module has constants of its own
+        self._faces: dict[str, dict[str, Any]] = {}
+        self._texts: dict[str, str | None] = {}
+
+    # --- cards ----------------------------------------------------------------
+
+    def card_text(self, code: Any) -> str | None:
+        """The card's label, or None when ``code`` is not a card of this game."""
+        if not isinstance(code, str) or not code or len(code) > 16:
+            return None
+        if code not in self._texts:
+            try:
+                text = self.engine.card_label(code)
+            except Exception:  # noqa: BLE001 - the engine says "not a card" by failing
+                text = None
+            # Some games hand back what is not a card code unchanged rather than failing.
+            self._texts[code] = text if isinstance(text, str) and text and text != code else None
+        return self._texts[code]
+
+    def short_text(self, code: str) -> str:
+        """The label as a card face shows it."""
+        return self.card_text(code) or code
+
+    def card_class(self, code: str) -> str:
+        """The face's colour class: French suits by name, other codes by their first letter."""
+        suits = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+        if len(code) == 2 and code[1] in suits:
+            return "suit-" + suits[code[1]]
+        return "suit-" + code[0].lower() if code[:1].isalpha() else ""
+
+    def is_back(self, code: str) -> bool:
+        """A face-down card: drawn as a card back, its code never written into the page."""
+        return False
+
+    def card(self, code: Any) -> dict[str, Any]:
+        """A card as ``templates/games/_card.html`` draws it."""
+        code = "" if code is None else str(code)
+        face = self._faces.get(code)
+        if face is None:
+            if self.is_back(code):
+                face = BACK
+            else:
+                face = {"back": False, "code": code, "text": self.short_text(code), "cls": self.card_class(code)}
+            if len(self._faces) < 4096:
+                self._faces[code] = face
+        return face
+
+    def cards(self, codes: Any) -> list[dict[str, Any]]:
+        return [self.card(c) for c in codes or []]
+
+    def suit_name(self, suit: str) -> str:
+        symbols = {"C": "♣ clubs", "D": "♦ diamonds", "H": "♥ hearts", "S": "♠ spades"}
+        return symbols.get(suit, suit)
+
+    # --- the seats and the result ---------------------------------------------------
+
+    def score_text(self, score: Any) -> str:
+        if self.scores_are_money and isinstance(score, int):
+            return money_text(score)
+        return "" if score is None else str(score)
+
+    def result_line(self, view: dict[str, Any], seat: int | None, names: list[str]) -> str:
+        """One sentence for the end of the match, from the reader's side of the table."""
+        outcome = view.get("outcome") or {}
+        places = outcome.get("places") or []
+        if not places:
+            return ""
+        if seat is None or seat >= len(places):
+            winners = [names[n] if n < len(names) else str(n) for n, p in enumerate(places) if p == 1]
+            return ("Won by " if len(winners) == 1 else "Shared win: ") + " & ".join(winners) + "."
+        place = places[seat]
+        if "teams" in view:
+            return "Your team won." if place == 1 else "Your team lost."
+        shared = places.count(place) > 1
+        if place == 1:
+            return f"You won{' (shared)' if shared else ''} (1st of {len(places)})."
+        return f"You came {ordinal(place)}{' (shared)' if shared else ''} of {len(places)}."
+
+    # --- moves ----------------------------------------------------------------
+
+    def action_label(self, action: dict[str, Any], view: dict[str, Any] | None = None) -> str:
+        """A short label for a button or an option: 'Play 10♥', 'Bid $4'."""
+        kind = str(action.get("type", "move"))
+        special = self.special_label(kind, action, view or {})
+        if special:
+            return special
+        words = [kind.replace("_", " ").capitalize()]
+        words += [self._param_text(v) for k, v in action.items() if k != "type"]
+        return " ".join(words)
+
+    def special_label(self, kind: str, action: dict[str, Any], view: dict[str, Any]) -> str:
+        """A game's own wording for a move; empty for the generic 'Kind value value'."""
+        card = action.get("card")
+        if kind == "bid" and isinstance(card, str):
+            return f"Bid {self.short_text(card)}"
+        return ""
+
+    def _param_text(self, value: Any) -> str:
+        if isinstance(value, str):
+            return self.card_text(value) or value
+        if isinstance(value, list):
+            return ", ".join(self._param_text(v) for v in value)
+        if isinstance(value, dict):
+            return ", ".join(f"{k} {self._param_text(v)}" for k, v in value.items())
+        return str(value)
+
+    def group_key(self, action: dict[str, Any]) -> str:
+        """Which group a legal action is offered in: by default its type."""
+        return str(action.get("type", "move"))
+
+    def group_label(self, kind: str) -> str:
+        return GROUP_LABELS.get(kind, kind.replace("_", " ").capitalize())
+
+    def group_widget(self, kind: str, choices: list[dict[str, Any]]) -> str:
+        return "select" if len(choices) > MAX_BUTTONS else "buttons"
+
+    def action_groups(self, legal: list[dict[str, Any]], view: dict[str, Any]) -> list[dict[str, Any]]:
+        """Legal actions grouped: the hand, card buttons, plain buttons, or one select for long lists.
+
+        Choices that read the same (Rapscallion's two red Rapscallions) are shown once: either may be sent.
+        """
+        grouped: dict[str, list[dict[str, Any]]] = {}
+        for action in legal:
+            grouped.setdefault(self.group_key(action), []).append(action)
+        hand = set(view.get("hand") or [])
+        return [self._group(kind, actions, view, hand) for kind, actions in grouped.items()]
+
+    def _group(self, kind: str, actions: list[dict[str, Any]], view: dict[str, Any], hand: set[str]) -> dict[str, Any]:
+        choices = _unique(self._choice(a, view) for a in actions)
+        cards = [a.get("card") for a in actions]
+        group: dict[str, Any] = {
+            "type": kind,
+            "label": self.group_label(kind),
+            "choices": choices,
+            "card": None,
+            "cards": {c: ch for c, ch in zip(cards, choices, strict=False) if isinstance(c, str)},
+        }
+        plain_cards = all(set(a) == {"type", "card"} for a in actions)
+        if kind in HAND_MOVES and hand and plain_cards and all(c in hand for c in cards):
+            group["widget"] = "hand"
+        elif plain_cards and all(c["card"] for c in choices):
+            group["widget"] = "cards"
+        else:
+            group["widget"] = self.group_widget(kind, choices)
+        group["heading"] = group["widget"] == "buttons" and self.group_heading(kind, choices)
+        group["button"] = self.select_button(kind, group["label"])
+        return group
+
+    def group_heading(self, kind: str, choices: list[dict[str, Any]]) -> bool:
+        """Whether a row of buttons gets its group's label in front ("Bid:")."""
+        return kind == "bid" and not (choices and choices[0]["card"])
+
+    def select_button(self, kind: str, label: str) -> str:
+        """The words on a select's submit button."""
+        return label
+
+    def _choice(self, action: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+        card = action.get("card")
+        visible = isinstance(card, str) and self.card_text(card) is not None and _in_view(card, view)
+        label = self.action_label(action, view)
+        return {
+            "value": _ACTION_JSON.encode(action),
+            "label": label,
+            "card": self.card(card) if visible else None,
+            # The words around the card on its button: "Take" K♠, "Side bet:" 13.
+            "verb": label.removesuffix(self.short_text(str(card))).strip() if visible else label,
+        }
+
+    def turn(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
+        """The turn panel: the reader's hand (as a form when a card of it is the move) and every other move."""
+        groups = self.action_groups(legal, view)
+        hand_group = next((g for g in groups if g["widget"] == "hand"), None)
+        wilds = {g["card"] for g in groups if g.get("card")}
+        hand = None
+        if "hand" in view:
+            chosen = hand_group["cards"] if hand_group else {}
+            hand = [
+                {"card": self.card(code), "choice": chosen.get(code), "wild": code in wilds}
+                for code in view.get("hand") or []
+            ]
+        return {
+            "moves": bool(legal),
+            "hand": hand,
+            "hand_group": hand_group,
+            "bidding_cards": self.cards(view["bidding_cards"]) if "bidding_cards" in view else None,
+            "groups": [g for g in groups if g["widget"] != "hand"],
+        }
+
+    # --- the whole table ------------------------------------------------------------
+
+    def seats(self, table: Any, *, viewer_id: int | None) -> list[dict[str, Any]]:
+        """The seat list: names, each seat's kind apart from its name, scores, who is to play.
+
+        An open invitation shows its address to the match's creator only, and never the name of an
+        account the address may belong to (issue 10, finding 4).
+        """
+        view, mine = table.view, table.seat.number if table.seat is not None else None
+        to_act, scores = view.get("to_act") or (), view.get("scores") or []
+        creator = viewer_id is not None and table.match.created_by_id == viewer_id
+        rows = []
+        for seat in table.seats:
+            score = scores[seat.number] if isinstance(scores, list) and seat.number < len(scores) else ""
+            name = f"Invited: {seat.invite_email}" if creator and not seat.joined and seat.invite_email else seat.name
+            rows.append(
+                {
+                    "number": seat.number,
+                    "name": name,
+                    "bot": seat.is_bot,
+                    "acting": seat.number in to_act,
+                    "me": seat.number == mine,
+                    "score": self.score_text(score),
+                    "money": self.scores_are_money and isinstance(score, int),
+                    "debt": isinstance(score, int) and score < 0,
+                }
+            )
+        return rows
+
+    def table_context(self, table: Any, *, viewer_id: int | None) -> dict[str, Any]:
+        """Everything ``templates/games/match.html`` shows, as plain data beside the view itself."""
+        match, view, names = table.match, table.view, table.names
+        reader = table.seat.number if table.seat is not None else None
+        over = match.is_over
+        return {
+            "seats": self.seats(table, viewer_id=viewer_id),
+            "log": [log_line(m, names, reader=reader, over=over) for m in table.moves],
+            "turn": self.turn(view, table.legal),
+            "result": self.result_line(view, reader, names) if over else "",
+            "board": self.board(view, names),
+            "board_template": self.board_template,
+            "details_template": self.details_template,
+        }
+
+    # --- the board -------------------------------------------------------------
+
+    def board(self, view: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """What the game's board and details templates show beyond the view itself: by default every view key."""
+        rows = [
+            (str(k).replace("_", " ").capitalize(), self.value(v, names))
+            for k, v in view.items()
+            if k not in self.generic_skip
+        ]
+        return {"rows": rows}
+
+    def value(self, value: Any, names: list[str] | None = None, key: str = "") -> dict[str, Any]:
+        """Any view value as a small tree that the generic table's ``value`` partial draws."""
+        if key in self.seat_keys and type(value) is int and names and 0 <= value < len(names):
+            return {"kind": "text", "text": names[value]}
+        if isinstance(value, str):
+            return (
+                {"kind": "card", "card": self.card(value)} if self.card_text(value) else {"kind": "text", "text": value}
+            )
+        if isinstance(value, bool) or value is None:
+            return {"kind": "text", "text": {True: "yes", False: "no", None: "—"}[value]}
+        if isinstance(value, list):
+            return {"kind": "list", "items": [self.value(v, names) for v in value]}
+        if isinstance(value, dict):
+            items = [(str(k).replace("_", " "), self.value(v, names, str(k))) for k, v in value.items()]
+            return {"kind": "dict", "items": items}
+        return {"kind": "text", "text": str(value)}
+
+    def plays(self, plays: Any, names: list[str]) -> list[dict[str, Any]]:
+        """A trick's plays: who played which card, and what a card stood for where the game says."""
+        result = []
+        for play in plays or []:
+            play = play if isinstance(play, dict) else {}  # a malformed play shows as nothing
+            result.append(
+                {
+                    "name": seat_name(play.get("seat", ""), names),
+                    "card": self.card(play.get("card", "")),
+                    "note": self.play_note(play),
+                }
+            )
+        return result
+
+    def play_note(self, play: dict[str, Any]) -> str:
+        """Words after a played card (Renfield's wild cards say what they were played as)."""
+        return ""
+
+    def trick_plays(self, trick: dict[str, Any], players: int) -> list[dict[str, Any]]:
+        """A finished trick's plays as ``{"seat", "card", ...}``, whichever shape the game stores it in."""
+        plays = trick.get("plays") or trick.get("cards") or []
+        if plays and isinstance(plays[0], str):  # bare codes, in order from the leader
+            leader = trick.get("leader") or 0
+            return [{"seat": (leader + i) % max(players, 1), "card": c} for i, c in enumerate(plays)]
+        return list(plays)
+
+    def trick_board(self, view: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        """The trick in progress, the last trick and the tricks of the hand, for ``tables/_trick.html``."""
+        players = view.get("players") or 0
+        tricks = []
+        for trick in view.get("tricks") or []:
+            taker = trick.get("taker")
+            taker = trick.get("winner") if taker is None else taker
+            plays = self.trick_plays(trick, players)
+            tricks.append(
+                {"taker": seat_name(taker, names), "cards": self.cards(p.get("card") for p in plays), "plays": plays}
+            )
+        last = None
+        if tricks:
+            last = {"taker": tricks[-1]["taker"], "plays": self.plays(tricks[-1]["plays"], names)}
+        leader = view.get("leader")
+        return {
+            "number": len(tricks) + 1,
+            "plays": self.plays(view.get("trick"), names),
+            "last": last,
+            "tricks": tricks,
+            "leader": seat_name(leader, names) if leader is not None else "",
+        }
+
+
+def _unique(choices: Any) -> list[dict[str, Any]]:
+    seen: set[str] = set()
+    result = []
+    for choice in choices:
+        if choice["label"] not in seen:
+            seen.add(choice["label"])
+            result.append(choice)
+    return result
+
+
+def _in_view(card: str, view: dict[str, Any]) -> bool:
+    """A card may be drawn as a card only where the reader's view holds it; else it is named in words."""
+    if not view:
+        return True
+    return any(card in (view.get(key) or []) for key in ("hand", "bidding_cards", "centre"))
