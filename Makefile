@@ -46,6 +46,7 @@ $(STAMP): pyproject.toml | $(VENV_PY)
 install: $(STAMP)
 
 migrate: install
+	@mkdir -p var  # local state: the SQLite database and broker, mail files, the beat schedule
 	$(VENV_PY) manage.py migrate --no-input
 
 demo: migrate

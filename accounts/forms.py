@@ -6,6 +6,7 @@ from django import forms
 from django.http import HttpRequest
 
 from accounts.models import User
+from accounts.validators import validate_display_name
 
 
 class SignupForm(forms.Form):
@@ -16,7 +17,11 @@ class SignupForm(forms.Form):
         required=False,
         label="Display name",
         help_text="The name other players see. Leave it empty to use the start of your email address.",
+        validators=[validate_display_name],
     )
+
+    def clean_display_name(self) -> str:
+        return _one_space(self.cleaned_data.get("display_name", ""))
 
     def signup(self, request: HttpRequest, user: User) -> None:
         user.display_name = self.cleaned_data.get("display_name", "").strip()
@@ -29,4 +34,9 @@ class ProfileForm(forms.ModelForm):
         fields = ["display_name", "time_zone", "notify", "auto_forced_moves"]
 
     def clean_display_name(self) -> str:
-        return self.cleaned_data["display_name"].strip()
+        return _one_space(self.cleaned_data["display_name"])
+
+
+def _one_space(name: str) -> str:
+    """Runs of spaces become one, so that "Ann  Lee" cannot pose as a second "Ann Lee"."""
+    return " ".join(part for part in name.split(" ") if part)

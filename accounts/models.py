@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import zoneinfo
+from typing import ClassVar
 
 from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.db import models
+
+from accounts.validators import display_name_problem, validate_display_name
 
 
 class UserManager(BaseUserManager["User"]):
     use_in_migrations = True
 
-    def _create_user(self, email: str, password: str | None, **extra: object) -> "User":
+    def _create_user(self, email: str, password: str | None, **extra: object) -> User:
         if not email:
             raise ValueError("An email address is required.")
         user = self.model(email=self.normalize_email(email), **extra)
@@ -19,12 +22,12 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
-    def create_user(self, email: str, password: str | None = None, **extra: object) -> "User":
+    def create_user(self, email: str, password: str | None = None, **extra: object) -> User:
         extra.setdefault("is_staff", False)
         extra.setdefault("is_superuser", False)
         return self._create_user(email, password, **extra)
 
-    def create_superuser(self, email: str, password: str | None = None, **extra: object) -> "User":
+    def create_superuser(self, email: str, password: str | None = None, **extra: object) -> User:
         extra.setdefault("is_staff", True)
         extra.setdefault("is_superuser", True)
         return self._create_user(email, password, **extra)
@@ -43,23 +46,28 @@ class User(AbstractUser):
     first_name = None  # type: ignore[assignment]
     last_name = None  # type: ignore[assignment]
     email = models.EmailField("email address", unique=True)
-    display_name = models.CharField(max_length=40, blank=True, help_text="The name other players see.")
-    time_zone = models.CharField(max_length=64, default="UTC", choices=TIME_ZONE_CHOICES)
-    notify = models.CharField(
-        "turn notifications", max_length=16, choices=Notify.choices, default=Notify.EACH_TURN
+    display_name = models.CharField(
+        max_length=40, blank=True, help_text="The name other players see.", validators=[validate_display_name]
     )
+    time_zone = models.CharField(max_length=64, default="UTC", choices=TIME_ZONE_CHOICES)
+    notify = models.CharField("turn notifications", max_length=16, choices=Notify.choices, default=Notify.EACH_TURN)
     auto_forced_moves = models.BooleanField(
         "play forced moves for me", default=True, help_text="When you have only one legal move, play it at once."
     )
 
     USERNAME_FIELD = "email"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
-    objects = UserManager()
+    # Django's own UserManager needs a username; this model has none, so the stubs' type cannot fit.
+    objects: ClassVar[UserManager] = UserManager()  # type: ignore[assignment]
 
     def __str__(self) -> str:
         return self.name
 
     @property
     def name(self) -> str:
-        return self.display_name or self.email.split("@")[0]
+        if self.display_name:
+            return self.display_name
+        # The start of the address, unless it would pass for a bot or a seat ("bot2@example.com").
+        local = self.email.split("@")[0]
+        return local if display_name_problem(local) is None else f"Player {self.pk}"

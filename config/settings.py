@@ -14,10 +14,12 @@ from pathlib import Path
 
 import dj_database_url
 from celery.schedules import crontab
+from django.utils.csp import CSP
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# Importing settings creates nothing: the SQLite backend (config/sqlite3), the mail file backend and the
+# Makefile create the folders under VAR_DIR when something is first written there.
 VAR_DIR = Path(os.environ.get("PARLOUR_VAR_DIR", BASE_DIR / "var"))
-VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -70,6 +72,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "accounts.middleware.TimezoneMiddleware",
@@ -104,9 +107,15 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = env_bool("DATABASE_POOL", True)
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The same backend, except that it creates the database file's folder on first connection.
+    DATABASES["default"]["ENGINE"] = "config.sqlite3"
     # WAL and a busy timeout let the web server and the Celery worker share the file.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", "transaction_mode": "IMMEDIATE"}
+        {
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+            "transaction_mode": "IMMEDIATE",
+        }
     )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -132,9 +141,8 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-if not PRODUCTION:
-    # WhiteNoise warns on every request when STATIC_ROOT is missing; locally nothing is collected into it.
-    STATIC_ROOT.mkdir(exist_ok=True)
+# Locally nothing is collected into STATIC_ROOT: with DEBUG on WhiteNoise looks files up as they are asked
+# for and does not need the folder, so settings do not create it.
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
@@ -188,9 +196,48 @@ else:
         }
     }
 
-# Celery: Redis when configured, else Kombu's SQLAlchemy transport on SQLite.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or REDIS_URL or f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+
+# One cache shared by every process, so that allauth's login limits and our burst limits count across
+# gunicorn workers: Redis when configured, else a table in the database (made by accounts' migration 0002).
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "parlour",
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "parlour_cache"}}
+
+# Burst limits per player (games/ratelimit.py): at most COUNT posts of a kind in any fixed window of SECONDS.
+# A player moving once a second stays far below the move limit; a script does not.
+PARLOUR_RATE_LIMITS: dict[str, list[tuple[int, int]]] = {
+    "move": [(30, 10), (600, 600)],
+    "chat": [(10, 30), (60, 600)],
+    "match-create": [(5, 60), (30, 3600)],
+}
+
+# Content-Security-Policy (Django's own middleware): scripts and styles from our origin only, no inline
+# script, no eval, no framing. htmx is configured in base.html to need neither eval nor inline styles.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],
+    "font-src": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "base-uri": [CSP.NONE],
+    "object-src": [CSP.NONE],
+}
+
+# Celery: Redis when configured, else Kombu's SQLAlchemy transport on SQLite.
+CELERY_BROKER_URL = (
+    os.environ.get("CELERY_BROKER_URL") or REDIS_URL or f"sqla+sqlite:///{VAR_DIR / 'celery-broker.sqlite3'}"
+)
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_TASK_ACKS_LATE = True

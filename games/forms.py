@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
-from engine import GAMES
+from engine import GAMES, Game
 from engine.bots import LEVELS
-from games.display import card_text
+from games.presenters import presenter_for
 from games.services import SeatSpec
 
 SEAT_KINDS = [("bot", "A bot"), ("email", "Invite by email")]
@@ -18,6 +17,33 @@ SEAT_KINDS = [("bot", "A bot"), ("email", "Invite by email")]
 
 def game_choices() -> list[tuple[str, str]]:
     return [(name, getattr(module, "TITLE", name.title())) for name, module in sorted(GAMES.items())]
+
+
+# No option or move needs more nesting than this; deeper input is crafted (and json.loads itself
+# raises RecursionError, not a JSONDecodeError, at about a thousand levels).
+MAX_JSON_DEPTH = 20
+
+
+class TooDeep(Exception):
+    """JSON nested deeper than any option or move needs."""
+
+
+def json_loads_shallow(text: str, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """``json.loads`` that refuses nesting beyond ``max_depth`` before parsing (ValueError for bad JSON)."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > max_depth:
+                raise TooDeep
+        elif char in "]}":
+            depth -= 1
+    return json.loads(text)
 
 
 class GameChoiceForm(forms.Form):
@@ -33,13 +59,15 @@ def _option_field(entry: dict[str, Any], game_name: str) -> forms.Field:
         return forms.BooleanField(initial=bool(default), **common)
     if kind == "choice":
         return forms.TypedChoiceField(
-            choices=[(str(c), str(c)) for c in entry["choices"]], initial=default,
-            coerce=_coercer(entry["choices"]), **common,
+            choices=[(str(c), str(c)) for c in entry["choices"]],
+            initial=default,
+            coerce=_coercer(entry["choices"]),
+            **common,
         )
     if kind == "cards":
         choices = entry.get("choices")
         if choices:
-            labelled = [(c, card_text(game_name, c) or c) for c in choices]
+            labelled = [(c, presenter_for(game_name).card_text(c) or c) for c in choices]
             return forms.MultipleChoiceField(
                 choices=labelled, initial=default or [], widget=forms.SelectMultiple(attrs={"size": 6}), **common
             )
@@ -59,18 +87,22 @@ class MatchCreateForm(forms.Form):
     players = forms.IntegerField()
     private = forms.BooleanField(required=False, help_text="Only the seated players may watch.")
 
-    def __init__(self, *args: Any, game: ModuleType, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
-        self.fields["players"].min_value = game.MIN_PLAYERS
-        self.fields["players"].max_value = game.MAX_PLAYERS
-        self.fields["players"].initial = game.MIN_PLAYERS
-        self.fields["players"].widget.attrs.update(min=game.MIN_PLAYERS, max=game.MAX_PLAYERS)
+        players = cast(forms.IntegerField, self.fields["players"])
+        players.min_value, players.max_value = game.MIN_PLAYERS, game.MAX_PLAYERS
+        players.initial = game.MIN_PLAYERS
+        players.widget.attrs.update(min=game.MIN_PLAYERS, max=game.MAX_PLAYERS)
         for entry in game.OPTIONS:
             self.fields[f"opt_{entry['name']}"] = _option_field(entry, game.NAME)
         for number in range(1, game.MAX_PLAYERS):
-            self.fields[f"seat_{number}_kind"] = forms.ChoiceField(choices=SEAT_KINDS, initial="bot", label=f"Seat {number + 1}")
-            self.fields[f"seat_{number}_level"] = forms.ChoiceField(choices=[(lv, lv.title()) for lv in LEVELS], initial="basic", required=False, label="Bot level")
+            self.fields[f"seat_{number}_kind"] = forms.ChoiceField(
+                choices=SEAT_KINDS, initial="bot", label=f"Seat {number + 1}"
+            )
+            self.fields[f"seat_{number}_level"] = forms.ChoiceField(
+                choices=[(lv, lv.title()) for lv in LEVELS], initial="basic", required=False, label="Bot level"
+            )
             self.fields[f"seat_{number}_email"] = forms.EmailField(required=False, label="Email")
 
     @property
@@ -85,7 +117,7 @@ class MatchCreateForm(forms.Form):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if self.errors:
             return data
         try:
@@ -96,7 +128,7 @@ class MatchCreateForm(forms.Form):
         return data
 
     def _options(self, data: dict[str, Any]) -> dict[str, Any]:
-        options = {}
+        options: dict[str, Any] = {}
         for entry in self.game.OPTIONS:
             value = data.get(f"opt_{entry['name']}")
             if entry["type"] == "bool":
@@ -106,16 +138,20 @@ class MatchCreateForm(forms.Form):
             elif entry["type"] == "cards":
                 options[entry["name"]] = list(value) if isinstance(value, list) else (value or "").split()
             elif entry["type"] == "json":
-                options[entry["name"]] = self._json(entry, value)
+                options[entry["name"]] = self._json(entry, str(value))
             else:
                 options[entry["name"]] = value
         return options
 
     def _json(self, entry: dict[str, Any], text: str) -> Any:
+        label = entry.get("label", entry["name"])
         try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            raise forms.ValidationError(f"{entry.get('label', entry['name'])}: this is not valid JSON.") from None
+            value = json_loads_shallow(text)
+        except ValueError:
+            raise forms.ValidationError(f"{label}: this is not valid JSON.") from None
+        except TooDeep:
+            raise forms.ValidationError(f"{label}: this is nested too deeply to be an option.") from None
+        return value
 
     def _seats(self, data: dict[str, Any]) -> list[SeatSpec]:
         specs = []
@@ -136,8 +172,8 @@ class PlayForm(forms.Form):
 
     def clean_action(self) -> dict[str, Any]:
         try:
-            action = json.loads(self.cleaned_data["action"])
-        except json.JSONDecodeError:
+            action = json_loads_shallow(self.cleaned_data["action"])
+        except (ValueError, TooDeep):
             raise forms.ValidationError("That move could not be read; please choose it again.") from None
         if not isinstance(action, dict):
             raise forms.ValidationError("That move could not be read; please choose it again.")
@@ -145,4 +181,7 @@ class PlayForm(forms.Form):
 
 
 class ChatForm(forms.Form):
-    text = forms.CharField(max_length=1000, widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Say something to the table"}))
+    text = forms.CharField(
+        max_length=1000,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Say something to the table"}),
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import shlex
 from pathlib import Path
 from urllib.parse import urlparse
@@ -30,7 +31,9 @@ def test_it_has_every_service() -> None:
     assert set(SERVICES) == {"postgres", "redis", "mailpit", "migrate", "web", "worker", "beat"}
 
 
-@pytest.mark.parametrize("service, image", [("postgres", "postgres:"), ("redis", "redis:"), ("mailpit", "axllent/mailpit")])
+@pytest.mark.parametrize(
+    "service, image", [("postgres", "postgres:"), ("redis", "redis:"), ("mailpit", "axllent/mailpit")]
+)
 def test_it_uses_official_images_for_the_backing_services(service: str, image: str) -> None:
     assert SERVICES[service]["image"].startswith(image)
 
@@ -86,7 +89,9 @@ def test_it_points_the_app_at_the_compose_services(service: str) -> None:
     database = urlparse(values["DATABASE_URL"])
     assert (database.scheme, database.hostname, database.port) == ("postgres", "postgres", 5432)
     assert (database.username, database.password, database.path.lstrip("/")) == (
-        postgres["POSTGRES_USER"], postgres["POSTGRES_PASSWORD"], postgres["POSTGRES_DB"],
+        postgres["POSTGRES_USER"],
+        postgres["POSTGRES_PASSWORD"],
+        postgres["POSTGRES_DB"],
     )
     for name in ["REDIS_URL", "CELERY_BROKER_URL"]:
         assert urlparse(values[name]).hostname == "redis"
@@ -103,3 +108,15 @@ def test_it_keeps_local_state_out_of_the_image() -> None:
     assert {".venv", "var", ".git"} <= set(ignored)
     dockerfile = (ROOT / "Dockerfile").read_text()
     assert "config.wsgi:application" in dockerfile and "collectstatic" in dockerfile
+
+
+@pytest.mark.parametrize("service", APP_SERVICES)
+def test_it_requires_a_secret_key_of_your_own(service: str) -> None:
+    # `${SECRET_KEY:?message}`: compose stops with the message when the variable is unset or empty.
+    value = env(service)["SECRET_KEY"]
+    assert re.fullmatch(r"\$\{SECRET_KEY:\?[^}]+\}", value), value
+
+
+def test_it_documents_no_built_in_secret_key() -> None:
+    text = (ROOT / "docker-compose.yml").read_text()
+    assert "SECRET_KEY:-" not in text and "${SECRET_KEY}" not in text

@@ -10,8 +10,19 @@ import pytest
 
 SETTINGS_FILE = Path(__file__).resolve().parent.parent / "config" / "settings.py"
 ENV_VARS = [
-    "DATABASE_URL", "DATABASE_POOL", "REDIS_URL", "CELERY_BROKER_URL", "EMAIL_HOST", "EMAIL_PORT",
-    "DJANGO_ENV", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS", "PARLOUR_VAR_DIR", "SECURE_COOKIES", "SECURE_SSL_REDIRECT",
+    "DATABASE_URL",
+    "DATABASE_POOL",
+    "REDIS_URL",
+    "CELERY_BROKER_URL",
+    "EMAIL_HOST",
+    "EMAIL_PORT",
+    "DJANGO_ENV",
+    "SECRET_KEY",
+    "DEBUG",
+    "ALLOWED_HOSTS",
+    "PARLOUR_VAR_DIR",
+    "SECURE_COOKIES",
+    "SECURE_SSL_REDIRECT",
 ]
 
 
@@ -32,9 +43,9 @@ def load_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, **env: str) -
 def test_it_defaults_to_sqlite_under_var(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     settings = load_settings(monkeypatch, tmp_path)
     db = settings.DATABASES["default"]
-    assert db["ENGINE"] == "django.db.backends.sqlite3"
     assert Path(db["NAME"]) == tmp_path / "var" / "parlour.sqlite3"
-    assert (tmp_path / "var").is_dir()
+    # Django's SQLite backend, wrapped to create the folder when it first connects (see below).
+    assert db["ENGINE"] == "config.sqlite3"
 
 
 def test_it_uses_postgresql_with_a_pool_from_database_url(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -54,13 +65,15 @@ def test_it_can_turn_the_pool_off(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 
 def test_it_uses_the_embedded_broker_without_redis(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     settings = load_settings(monkeypatch, tmp_path)
-    assert settings.CELERY_BROKER_URL == f"sqla+sqlite:///{tmp_path / 'var' / 'celery-broker.sqlite3'}"
+    assert f"sqla+sqlite:///{tmp_path / 'var' / 'celery-broker.sqlite3'}" == settings.CELERY_BROKER_URL
 
 
 def test_it_uses_redis_as_broker_when_configured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     settings = load_settings(monkeypatch, tmp_path, REDIS_URL="redis://cache:6379/0")
     assert settings.CELERY_BROKER_URL == "redis://cache:6379/0"
-    explicit = load_settings(monkeypatch, tmp_path, REDIS_URL="redis://cache:6379/0", CELERY_BROKER_URL="redis://other:6379/2")
+    explicit = load_settings(
+        monkeypatch, tmp_path, REDIS_URL="redis://cache:6379/0", CELERY_BROKER_URL="redis://other:6379/2"
+    )
     assert explicit.CELERY_BROKER_URL == "redis://other:6379/2"
 
 
@@ -97,7 +110,11 @@ def test_it_refuses_production_without_an_smtp_host(monkeypatch: pytest.MonkeyPa
 
 def test_it_hardens_production(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     settings = load_settings(
-        monkeypatch, tmp_path, DJANGO_ENV="production", SECRET_KEY="x" * 60, ALLOWED_HOSTS="parlour.example.com",
+        monkeypatch,
+        tmp_path,
+        DJANGO_ENV="production",
+        SECRET_KEY="x" * 60,
+        ALLOWED_HOSTS="parlour.example.com",
         EMAIL_HOST="smtp.example.com",
     )
     assert settings.DEBUG is False
@@ -129,3 +146,68 @@ def test_it_delivers_local_mail_as_files(monkeypatch: pytest.MonkeyPatch, tmp_pa
     written = list((tmp_path / "var" / "mail").iterdir())
     assert len(written) == 1
     assert "Alice played the 7 of hearts." in written[0].read_text()
+
+
+def test_it_creates_no_folder_when_imported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    load_settings(monkeypatch, tmp_path)
+    assert not (tmp_path / "var").exists()
+    assert "mkdir" not in SETTINGS_FILE.read_text()
+
+
+def test_the_sqlite_backend_creates_its_folder_when_it_first_connects(tmp_path: Path) -> None:
+    from django.db.utils import ConnectionHandler
+
+    path = tmp_path / "var" / "deeper" / "parlour.sqlite3"
+    wrapper = ConnectionHandler({"default": {"ENGINE": "config.sqlite3", "NAME": str(path)}})["default"]
+    # The backend's own connect step, without the test database machinery around it.
+    raw = wrapper.get_new_connection(wrapper.get_connection_params())
+    try:
+        raw.execute("CREATE TABLE probe (id integer)")
+    finally:
+        raw.close()
+    assert path.is_file()
+
+
+def test_it_caches_in_the_database_without_redis(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    cache = load_settings(monkeypatch, tmp_path).CACHES["default"]
+    # Shared by every worker, unlike the per-process default: allauth's login limits count across them.
+    assert cache == {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "parlour_cache"}
+
+
+@pytest.mark.django_db
+def test_the_cache_table_is_made_by_the_migrations() -> None:
+    from django.db import connection
+
+    assert "parlour_cache" in connection.introspection.table_names()
+
+
+def test_it_caches_in_redis_when_configured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    cache = load_settings(monkeypatch, tmp_path, REDIS_URL="redis://cache:6379/1").CACHES["default"]
+    assert cache["BACKEND"] == "django.core.cache.backends.redis.RedisCache"
+    assert cache["LOCATION"] == "redis://cache:6379/1"
+
+
+def test_it_limits_bursts_of_moves_chat_and_new_matches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    limits = load_settings(monkeypatch, tmp_path).PARLOUR_RATE_LIMITS
+    assert set(limits) == {"move", "chat", "match-create"}
+    # One move a second is normal play: every window allows more than that.
+    assert all(count >= seconds for count, seconds in limits["move"])
+
+
+def test_it_sends_a_strict_content_security_policy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    settings = load_settings(monkeypatch, tmp_path)
+    assert "django.middleware.csp.ContentSecurityPolicyMiddleware" in settings.MIDDLEWARE
+    csp = settings.SECURE_CSP
+    assert csp["script-src"] == ["'self'"] and csp["style-src"] == ["'self'"] and csp["default-src"] == ["'self'"]
+    assert csp["frame-ancestors"] == ["'none'"] and csp["object-src"] == ["'none'"] and csp["base-uri"] == ["'none'"]
+
+
+def test_it_pins_the_django_release_whose_features_it_uses() -> None:
+    import tomllib
+
+    project = tomllib.loads((SETTINGS_FILE.parent.parent / "pyproject.toml").read_text())["project"]
+    django = next(req for req in project["dependencies"] if req.lower().startswith("django>"))
+    low = tuple(int(part) for part in django.split(">=")[1].split(",")[0].split("."))
+    # MAILERS (the mail settings above) arrived in Django 6.1; with 6.0 mail would silently use defaults.
+    assert "MAILERS" in SETTINGS_FILE.read_text()
+    assert low >= (6, 1) and "<7" in django

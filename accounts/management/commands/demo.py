@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from allauth.account.models import EmailAddress
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
 from accounts.models import User
@@ -27,23 +28,35 @@ def demo_user_ensure(*, email: str, display_name: str, staff: bool = False) -> U
     # Reset the password every time so the printed logins always work.
     user.set_password(DEMO_PASSWORD)
     user.save(update_fields=["password"])
-    EmailAddress.objects.update_or_create(
-        user=user, email=email, defaults={"verified": True, "primary": True}
-    )
+    EmailAddress.objects.update_or_create(user=user, email=email, defaults={"verified": True, "primary": True})
     return user
 
 
 class Command(BaseCommand):
     help = "Create the demo players, a staff admin and demo matches (idempotent)."
 
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--allow-production",
+            action="store_true",
+            help="Load the demo players even with DJANGO_ENV=production (they have a published password).",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         from games.demo import create_demo_matches
+
+        if getattr(settings, "DJANGO_ENV", "") == "production" and not options["allow_production"]:
+            # The demo admin is a superuser whose password is in the README: never by accident on a real site.
+            raise CommandError(
+                "This is a production site (DJANGO_ENV=production): the demo accounts, a staff one among them, "
+                "have a published password. Run with --allow-production only on a throwaway stack."
+            )
 
         with transaction.atomic():
             players = [demo_user_ensure(email=e, display_name=n) for e, n in DEMO_PLAYERS]
             demo_user_ensure(email=DEMO_ADMIN[0], display_name=DEMO_ADMIN[1], staff=True)
             create_demo_matches(users=players)
-        self.stdout.write("Demo logins (password for all: %s):" % DEMO_PASSWORD)
-        for email, name in [*DEMO_PLAYERS, DEMO_ADMIN]:
+        self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
+        for email, _name in [*DEMO_PLAYERS, DEMO_ADMIN]:
             suffix = "  (staff: /admin/)" if email == DEMO_ADMIN[0] else ""
             self.stdout.write(f"  {email}{suffix}")
