@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 from django_htmx.middleware import HtmxDetails
 
+from accounts.models import User
 from engine import GAMES, get_game
 from engine.replay import make_log, state_at
 from games.errors import NotSeated, Refused
@@ -30,6 +31,12 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
+class AuthedRequest(HtmxHttpRequest):
+    """A request that ``login_required`` let through: its user is a real account."""
+
+    user: User  # narrower than HttpRequest's User | AnonymousUser
+
+
 # --- dashboard -------------------------------------------------------------
 
 
@@ -40,7 +47,7 @@ def dashboard(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-def next_match(request: HtmxHttpRequest) -> HttpResponse:
+def next_match(request: AuthedRequest) -> HttpResponse:
     """Jump to the next match awaiting the player, after the one they are looking at."""
     awaiting = list(matches_awaiting(user=request.user).values_list("pk", flat=True)[:200])
     if not awaiting:
@@ -56,7 +63,7 @@ def next_match(request: HtmxHttpRequest) -> HttpResponse:
 
 @login_required
 @rate_limited("match-create")
-def create(request: HtmxHttpRequest) -> HttpResponse:
+def create(request: AuthedRequest) -> HttpResponse:
     chooser = GameChoiceForm(request.GET or None)
     game = get_game(chooser.cleaned_data["game"]) if chooser.is_valid() else GAMES[sorted(GAMES)[0]]
     form = MatchCreateForm(request.POST or None, game=game)
@@ -75,7 +82,7 @@ def create(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
-def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
+def invite(request: AuthedRequest, token: str) -> HttpResponse:
     # Tokens are URL-safe base64 (secrets.token_urlsafe); anything else, a NUL byte say, which PostgreSQL
     # refuses in a query, is not one of ours.
     well_formed = re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token) is not None
@@ -101,7 +108,7 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
 # --- the table -------------------------------------------------------------
 
 
-def _context(request: HtmxHttpRequest, table: Table, **extra: Any) -> dict[str, Any]:
+def _context(request: AuthedRequest, table: Table, **extra: Any) -> dict[str, Any]:
     """The table as the viewer may see it: the view, and the game's presenter's plain data beside it."""
     match = table.match
     return {
@@ -121,14 +128,14 @@ def _context(request: HtmxHttpRequest, table: Table, **extra: Any) -> dict[str, 
 
 @login_required
 @require_GET
-def match_detail(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def match_detail(request: AuthedRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
     return render(request, "games/match.html", _context(request, table_for(match=match, seat=seat)))
 
 
 @login_required
 @require_GET
-def poll(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def poll(request: AuthedRequest, match_id: int) -> HttpResponse:
     """The live part of the table, or an empty 204 when nothing changed; polling stops at the end."""
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
     if request.GET.get("v") == str(match.version) and request.GET.get("c") == str(match.chat_mark):
@@ -142,10 +149,10 @@ def poll(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_POST
 @rate_limited("move")
-def play(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def play(request: AuthedRequest, match_id: int) -> HttpResponse:
     match = Match(pk=match_id)
     form = PlayForm(request.POST)
-    error = next(iter(form.errors.values()))[0] if not form.is_valid() else None
+    error = None if form.is_valid() else str(next(iter(form.errors.values()))[0])
     try:
         if error is None:
             move_submit(match=match, user=request.user, seat=None, action=form.cleaned_data["action"],
@@ -159,7 +166,7 @@ def play(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     return _after_post(request, match, error)
 
 
-def _after_post(request: HtmxHttpRequest, match: Match, error: str | None) -> HttpResponse:
+def _after_post(request: AuthedRequest, match: Match, error: str | None) -> HttpResponse:
     """Plain forms redirect back to the table (post/redirect/get); htmx gets the live part in place."""
     if not request.htmx:
         if error:
@@ -173,7 +180,7 @@ def _after_post(request: HtmxHttpRequest, match: Match, error: str | None) -> Ht
 @login_required
 @require_POST
 @rate_limited("chat")
-def chat(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def chat(request: AuthedRequest, match_id: int) -> HttpResponse:
     seat_for_player(match_id=match_id, user=request.user)
     match = Match(pk=match_id)
     form = ChatForm(request.POST)
@@ -188,7 +195,7 @@ def chat(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def full_log(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def full_log(request: AuthedRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
     names, reader = [s.name for s in match.seat_list], seat.number if seat is not None else None
     moves = match.moves.values("ply", "seat", "kind", "text")
@@ -201,7 +208,7 @@ def full_log(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def replay(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def replay(request: AuthedRequest, match_id: int) -> HttpResponse:
     """Step through a finished match with every hand shown."""
     match, _seat = match_for_viewer(match_id=match_id, user=request.user)
     if not match.is_over:
@@ -245,7 +252,7 @@ def _int_param(value: str | None) -> int | None:
 
 @login_required
 @require_GET
-def export(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
+def export(request: AuthedRequest, match_id: int) -> HttpResponse:
     """The match log for ``python -m engine verify``: only after the end, when the seed may be shown."""
     match, _seat = match_for_viewer(match_id=match_id, user=request.user)
     if not match.is_over:
