@@ -7,6 +7,11 @@ VENV_PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links in mails sent outside a request (by the worker, by beat) point here. A server listening on every
+# address (HOST=0.0.0.0) is still reached at localhost. A SITE_URL given on the command line or in the
+# environment wins.
+SITE_HOST := $(if $(filter 0.0.0.0 :: [::],$(HOST)),localhost,$(HOST))
+SITE_URL ?= http://$(SITE_HOST):$(PORT)
 PYTEST_ARGS ?= -n auto --durations=10
 
 .DEFAULT_GOAL := help
@@ -55,9 +60,9 @@ demo: migrate
 run: demo
 	@echo
 	@echo "  Parlour is starting at http://$(HOST):$(PORT)/  (Ctrl-C stops the web server, worker and beat)"
-	@echo "  Mail is written to var/mail/ unless EMAIL_HOST is set."
+	@echo "  Mail is written to var/mail/ unless EMAIL_HOST is set; its links point to $(SITE_URL)"
 	@echo
-	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" HOST=$(HOST) WEB_PORT=$(PORT) $(VENV)/bin/honcho -f Procfile.dev start
+	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" HOST=$(HOST) WEB_PORT=$(PORT) SITE_URL='$(SITE_URL)' $(VENV)/bin/honcho -f Procfile.dev start
 
 test: install
 	$(VENV)/bin/pytest $(PYTEST_ARGS)

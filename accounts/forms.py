@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.http import HttpRequest
 
-from accounts.models import User
+from accounts.models import REMINDER_CHOICES, User
 from accounts.validators import validate_display_name
 
 
@@ -35,6 +37,95 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         return _one_space(self.cleaned_data["display_name"])
+
+
+class PreferencesForm(forms.ModelForm):
+    """When and how we remind a player: reminders before a deadline, quiet hours, the digest hour, auto vacation."""
+
+    reminder_hours = forms.TypedMultipleChoiceField(
+        label="Remind me before a deadline",
+        choices=REMINDER_CHOICES,
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Each reminder is sent once. Tick none for no reminders.",
+        error_messages={"invalid_choice": "Choose reminders from the list."},
+    )
+    digest_hour = forms.TypedChoiceField(
+        label="Send the daily digest at",
+        choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
+        coerce=int,
+        help_text="On your own clock (your time zone above).",
+        error_messages={"invalid_choice": "Choose an hour from 00:00 to 23:00 for the digest."},
+    )
+
+    class Meta:
+        model = User
+        fields = ["reminder_hours", "quiet_start", "quiet_end", "digest_hour", "auto_vacation"]
+        widgets = {
+            "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+            "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        }
+        help_texts = {
+            "quiet_end": "Reminders due in these hours wait until they end, unless your deadline would pass first. "
+            "Leave both empty for no quiet hours.",
+        }
+        error_messages = {
+            "quiet_start": {"invalid": "Enter the start of your quiet hours as a time, such as 22:00."},
+            "quiet_end": {"invalid": "Enter the end of your quiet hours as a time, such as 07:00."},
+        }
+
+    def clean_reminder_hours(self) -> list[int]:
+        return sorted(set(self.cleaned_data.get("reminder_hours") or []), reverse=True)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("quiet_start"), data.get("quiet_end")
+        if self.has_error("quiet_start") or self.has_error("quiet_end"):
+            return data
+        if (start is None) != (end is None):
+            raise forms.ValidationError(
+                "Give both the start and the end of your quiet hours, or leave both empty for none."
+            )
+        if start is not None and start == end:
+            raise forms.ValidationError(
+                "Your quiet hours start and end at the same time; leave both empty for no quiet hours."
+            )
+        return data
+
+
+class VacationForm(forms.Form):
+    """How many days of vacation to take now, within what is left of this year's budget."""
+
+    days = forms.IntegerField(
+        label="Days of vacation",
+        min_value=1,
+        error_messages={
+            "required": "Say how many days of vacation you want.",
+            "invalid": "Enter the number of days as a whole number.",
+            "min_value": "A vacation lasts at least 1 day.",
+        },
+    )
+
+    def __init__(self, *args: Any, days_left: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.days_left = days_left
+        self.fields["days"].widget.attrs.update({"max": max(days_left, 1)})
+        self.fields["days"].help_text = f"You have {_days(days_left)} left this year."
+
+    def clean_days(self) -> int:
+        days: int = self.cleaned_data["days"]
+        if self.days_left == 0:
+            raise forms.ValidationError("You have no vacation days left this year.")
+        if days > self.days_left:
+            raise forms.ValidationError(
+                f"You have only {_days(self.days_left)} left this year; choose {self.days_left} or fewer."
+            )
+        return days
+
+
+def _days(count: int) -> str:
+    return f"{count} vacation day" if count == 1 else f"{count} vacation days"
 
 
 def _one_space(name: str) -> str:

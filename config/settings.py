@@ -276,5 +276,18 @@ CELERY_BEAT_SCHEDULE.update(
         # Once a day at a fixed hour (not "every 24 h from whenever beat started"); the
         # outbox's per-user-per-day key makes a second run the same day send nothing.
         "games-digest": {"task": "games.tasks.digest_send", "schedule": crontab(hour=7, minute=0)},
+        # Vacations that ran out: the player's clocks start again.
+        "games-vacation-sweep": {"task": "games.tasks.vacation_sweep", "schedule": 60.0},
+        # Waiting matches whose invitations were never all accepted are abandoned.
+        "games-waiting-expire": {"task": "games.tasks.waiting_expire", "schedule": 3600.0},
     }
 )
+
+# Invitations by email are limited (counted in the database) and waiting matches expire.
+GAMES_INVITATIONS_PENDING_MAX = int(os.environ.get("GAMES_INVITATIONS_PENDING_MAX", "20"))
+GAMES_INVITATIONS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PER_DAY", "30"))
+GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PER_ADDRESS_PER_DAY", "3"))
+GAMES_WAITING_EXPIRE_DAYS = int(os.environ.get("GAMES_WAITING_EXPIRE_DAYS", "7"))
+
+# Clocks and absence.
+ACCOUNTS_VACATION_DAYS_PER_YEAR = int(os.environ.get("ACCOUNTS_VACATION_DAYS_PER_YEAR", "14"))

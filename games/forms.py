@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from django import forms
 
 from engine import GAMES, Game
 from engine.bots import LEVELS
-from games.presenters import presenter_for
+from games.clocks import PRESETS, TimeControl, time_control_from_form
+from games.presenters import ordinal, presenter_for
 from games.services import SeatSpec
 
 SEAT_KINDS = [("bot", "A bot"), ("email", "Invite by email")]
@@ -50,6 +53,71 @@ class GameChoiceForm(forms.Form):
     game = forms.ChoiceField(choices=game_choices)
 
 
+# --- the new-match form ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NumberTable:
+    """A JSON option entered as a small table of numbers: one cell per value, assembled server-side.
+
+    ``rows`` holds ``(label, ((cell, default), ...))``; ``assemble`` turns ``{cell: number}`` into the option's value.
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[tuple[str, int], ...]], ...]
+    assemble: Callable[[dict[str, int]], Any]
+    low: int
+    high: int
+
+    @property
+    def defaults(self) -> dict[str, int]:
+        return {cell: default for _label, cells in self.rows for cell, default in cells}
+
+
+def _rentz_points() -> NumberTable:
+    from engine import rentz
+
+    points = rentz.DEFAULT_POINTS
+    penalties: tuple[tuple[str, str], ...] = (("acool", "Acool, per trick"), ("diamonds", "Diamonds, per diamond"))
+    penalties += (("queens", "Queens, per queen"), ("king_of_hearts", "King of Hearts"))
+    rows = [(label, ((key, points[key]),)) for key, label in penalties]
+    rows += [(f"Rentz, {ordinal(n + 1)} out", ((f"rentz_{n + 1}", bonus),)) for n, bonus in enumerate(points["rentz"])]
+
+    def assemble(cells: dict[str, int]) -> dict[str, Any]:
+        value: dict[str, Any] = {key: cells[key] for key, _label in penalties}
+        value["rentz"] = [cells[f"rentz_{n}"] for n in range(1, rentz.SEATS + 1)]
+        return value
+
+    return NumberTable(("Points",), tuple(rows), assemble, -rentz.POINT_LIMIT, rentz.POINT_LIMIT)
+
+
+def _renfield_values() -> NumberTable:
+    from engine import renfield
+
+    rows = tuple(
+        (str(rank), ((f"bugs_{rank}", bugs), (f"dollars_{rank}", dollars)))
+        for rank, bugs, dollars in zip(
+            range(1, renfield.TOP_RANK + 1), renfield.DEFAULT_BUGS, renfield.DEFAULT_DOLLARS, strict=True
+        )
+    )
+
+    def assemble(cells: dict[str, int]) -> dict[str, Any]:
+        ranks = range(1, renfield.TOP_RANK + 1)
+        return {"bugs": [cells[f"bugs_{r}"] for r in ranks], "dollars": [cells[f"dollars_{r}"] for r in ranks]}
+
+    return NumberTable(("Rank", "Bugs", "Dollars"), rows, assemble, 0, renfield.VALUE_LIMIT)
+
+
+# The JSON options that get a table of numbers instead of a box of JSON. The JSON box stays, folded away,
+# for what the table cannot say (Renfield's values per suit).
+NUMBER_TABLES: dict[tuple[str, str], Callable[[], NumberTable]] = {
+    ("rentz", "points"): _rentz_points,
+    ("renfield", "deck_values"): _renfield_values,
+}
+CUSTOM_CLOCK = "custom"
+OPTION_PREFIX = "opt_"
+
+
 def _option_field(entry: dict[str, Any], game_name: str) -> forms.Field:
     kind, default = entry["type"], entry.get("default")
     common = {"label": entry.get("label", entry["name"]), "help_text": entry.get("help", ""), "required": False}
@@ -69,9 +137,13 @@ def _option_field(entry: dict[str, Any], game_name: str) -> forms.Field:
         if choices:
             labelled = [(c, presenter_for(game_name).card_text(c) or c) for c in choices]
             return forms.MultipleChoiceField(
-                choices=labelled, initial=default or [], widget=forms.SelectMultiple(attrs={"size": 6}), **common
+                choices=labelled, initial=default or [], widget=forms.CheckboxSelectMultiple, **common
             )
         return forms.CharField(initial=" ".join(default or []), **common)
+    if (game_name, entry["name"]) in NUMBER_TABLES:
+        common["label"] = f"{common['label']} as JSON"
+        common["help_text"] = "Leave empty to use the table above. " + str(common["help_text"])
+        return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), initial="", **common)
     initial = json.dumps(default) if default is not None else ""
     return forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), initial=initial, **common)
 
@@ -81,24 +153,62 @@ def _coercer(choices: list[Any]) -> Any:
     return lambda text: by_text.get(text, text)
 
 
+def _card_grid(field: forms.BoundField) -> list[dict[str, Any]]:
+    """A cards option's checkboxes in rows by suit ("Tools 12" -> row Tools, cell 12; "10♥" -> row ♥, cell 10)."""
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for box in field.subwidgets:
+        label = str(box.choice_label)
+        suit, rank = label.split(" ", 1) if " " in label else (label[-1:], label[:-1])
+        rows.setdefault(suit, []).append({"box": box, "rank": rank, "label": label})
+    return [{"suit": suit, "cells": cells} for suit, cells in rows.items()]
+
+
 class MatchCreateForm(forms.Form):
-    """Players, options and who sits where; seat 1 is the creator."""
+    """The game, players, options, clock and who sits where; seat 1 is the creator.
+
+    The post names its game, and options that are not that game's are refused: a page that showed one
+    game's options must not create another game.
+    """
 
     players = forms.IntegerField()
     private = forms.BooleanField(required=False, help_text="Only the seated players may watch.")
+    time_control = forms.ChoiceField(
+        choices=[*((key, label) for key, (label, _tc) in PRESETS.items()), (CUSTOM_CLOCK, "Custom (hours below)")],
+        initial="none",
+        label="Time control",
+        required=False,
+    )
+    tc_initial = forms.FloatField(required=False, min_value=0, label="Starting time (hours)")
+    tc_increment = forms.FloatField(required=False, min_value=0, label="Added per move (hours)")
+    tc_cap = forms.FloatField(required=False, min_value=0, label="Most time saved up (hours)")
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.game = game
+        # Added here, not declared: ``self.game`` is the game module. Optional for old pages that named the game
+        # only in the address; the view reads the post's game first.
+        self.fields["game"] = forms.ChoiceField(choices=game_choices, label="Game", required=False, initial=game.NAME)
+        self.order_fields(["game"])
         players = cast(forms.IntegerField, self.fields["players"])
         players.min_value, players.max_value = game.MIN_PLAYERS, game.MAX_PLAYERS
         players.initial = game.MIN_PLAYERS
+        if self.fixed_size:
+            players.widget = forms.HiddenInput()
         players.widget.attrs.update(min=game.MIN_PLAYERS, max=game.MAX_PLAYERS)
+        self.tables: dict[str, NumberTable] = {}
         for entry in game.OPTIONS:
-            self.fields[f"opt_{entry['name']}"] = _option_field(entry, game.NAME)
+            name = entry["name"]
+            if (game.NAME, name) in NUMBER_TABLES:
+                table = self.tables[name] = NUMBER_TABLES[(game.NAME, name)]()
+                for cell, default in table.defaults.items():
+                    self.fields[f"{OPTION_PREFIX}{name}__{cell}"] = forms.IntegerField(
+                        required=False, initial=default, min_value=table.low, max_value=table.high, label=cell
+                    )
+            self.fields[f"{OPTION_PREFIX}{name}"] = _option_field(entry, game.NAME)
         for number in range(1, game.MAX_PLAYERS):
+            # Not required: the rows beyond the number of players are left out of a post.
             self.fields[f"seat_{number}_kind"] = forms.ChoiceField(
-                choices=SEAT_KINDS, initial="bot", label=f"Seat {number + 1}"
+                choices=SEAT_KINDS, initial="bot", label=f"Seat {number + 1}", required=False
             )
             self.fields[f"seat_{number}_level"] = forms.ChoiceField(
                 choices=[(lv, lv.title()) for lv in LEVELS], initial="basic", required=False, label="Bot level"
@@ -106,8 +216,32 @@ class MatchCreateForm(forms.Form):
             self.fields[f"seat_{number}_email"] = forms.EmailField(required=False, label="Email")
 
     @property
+    def fixed_size(self) -> bool:
+        return bool(self.game.MIN_PLAYERS == self.game.MAX_PLAYERS)
+
+    @property
     def option_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.fields if name.startswith("opt_")]
+        return [self[f"{OPTION_PREFIX}{e['name']}"] for e in self.game.OPTIONS]
+
+    @property
+    def option_rows(self) -> list[dict[str, Any]]:
+        """Each option as the template draws it: a plain field, a grid of card checkboxes, or a table of numbers."""
+        rows = []
+        for entry in self.game.OPTIONS:
+            name = entry["name"]
+            field = self[f"{OPTION_PREFIX}{name}"]
+            if name in self.tables:
+                table = self.tables[name]
+                cells = [
+                    {"label": label, "cells": [self[f"{OPTION_PREFIX}{name}__{cell}"] for cell, _d in cells]}
+                    for label, cells in table.rows
+                ]
+                rows.append({"kind": "table", "entry": entry, "columns": table.columns, "rows": cells, "json": field})
+            elif entry["type"] == "cards" and entry.get("choices"):
+                rows.append({"kind": "cards", "entry": entry, "field": field, "grid": _card_grid(field)})
+            else:
+                rows.append({"kind": "field", "entry": entry, "field": field})
+        return rows
 
     @property
     def seat_rows(self) -> list[tuple[int, forms.BoundField, forms.BoundField, forms.BoundField]]:
@@ -116,32 +250,91 @@ class MatchCreateForm(forms.Form):
             for n in range(1, self.game.MAX_PLAYERS)
         ]
 
+    @property
+    def shown_players(self) -> int:
+        """How many seats the page shows at first: the number posted, else the game's least."""
+        value = self["players"].value()
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            return int(self.game.MIN_PLAYERS)
+        return max(self.game.MIN_PLAYERS, min(self.game.MAX_PLAYERS, number))
+
+    def clean_game(self) -> str:
+        posted = self.cleaned_data.get("game") or self.game.NAME
+        if posted != self.game.NAME:  # the view builds the form for the posted game; anything else is a bug
+            raise forms.ValidationError(f"This form is for {self.game.TITLE}, not {posted}.")
+        return str(posted)
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        foreign = self._foreign_options()
+        if foreign:
+            raise forms.ValidationError(
+                f"These options are not {self.game.TITLE}'s: {', '.join(foreign)}. The form now shows "
+                f"{self.game.TITLE}'s own options; check them and create the match again."
+            )
         if self.errors:
             return data
         try:
             data["options"] = self.game.validate_options(data["players"], self._options(data))
         except ValueError as exc:
             raise forms.ValidationError(str(exc)) from None
+        data["clock"] = self._clock(data)
         data["seat_specs"] = self._seats(data)
         return data
 
+    def _foreign_options(self) -> list[str]:
+        """The posted option names that this game does not have (from another game's form)."""
+        if not self.is_bound:
+            return []
+        own = {e["name"] for e in self.game.OPTIONS}
+        names = {key[len(OPTION_PREFIX) :].split("__")[0] for key in self.data if key.startswith(OPTION_PREFIX)}
+        return sorted(name[:40].replace("_", " ") for name in names - own)
+
+    def _clock(self, data: dict[str, Any]) -> TimeControl | None:
+        key = data.get("time_control") or "none"
+        if key != CUSTOM_CLOCK:
+            return PRESETS[key][1]
+        hours = [data.get(f"tc_{part}") for part in ("initial", "increment", "cap")]
+        if any(h is None for h in hours):
+            raise forms.ValidationError("A custom time control needs all three times, in hours.")
+        try:
+            return time_control_from_form(*cast(list[float], hours))
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
+
     def _options(self, data: dict[str, Any]) -> dict[str, Any]:
         options: dict[str, Any] = {}
+        if not any(key.startswith(OPTION_PREFIX) for key in self.data):
+            return options  # a post that names the game alone: the game's defaults, not unticked boxes
         for entry in self.game.OPTIONS:
-            value = data.get(f"opt_{entry['name']}")
-            if entry["type"] == "bool":
-                options[entry["name"]] = bool(value)
+            name = entry["name"]
+            value = data.get(f"{OPTION_PREFIX}{name}")
+            if name in self.tables and value in (None, ""):
+                table_value = self._table_value(name, data)
+                if table_value is not None:
+                    options[name] = table_value
+            elif entry["type"] == "bool":
+                options[name] = bool(value)
             elif value in (None, "") and entry["type"] != "cards":
                 continue
             elif entry["type"] == "cards":
-                options[entry["name"]] = list(value) if isinstance(value, list) else (value or "").split()
+                options[name] = list(value) if isinstance(value, list) else (value or "").split()
             elif entry["type"] == "json":
-                options[entry["name"]] = self._json(entry, str(value))
+                options[name] = self._json(entry, str(value))
             else:
-                options[entry["name"]] = value
+                options[name] = value
         return options
+
+    def _table_value(self, name: str, data: dict[str, Any]) -> Any:
+        """The table's value, or None when every cell holds its default (the game's own default then stands)."""
+        table = self.tables[name]
+        cells = {}
+        for cell, default in table.defaults.items():
+            value = data.get(f"{OPTION_PREFIX}{name}__{cell}")
+            cells[cell] = default if value is None else value
+        return None if cells == table.defaults else table.assemble(cells)
 
     def _json(self, entry: dict[str, Any], text: str) -> Any:
         label = entry.get("label", entry["name"])
@@ -156,7 +349,7 @@ class MatchCreateForm(forms.Form):
     def _seats(self, data: dict[str, Any]) -> list[SeatSpec]:
         specs = []
         for number in range(1, data["players"]):
-            if data[f"seat_{number}_kind"] == "email":
+            if data.get(f"seat_{number}_kind") == "email":
                 email = data.get(f"seat_{number}_email")
                 if not email:
                     raise forms.ValidationError(f"Seat {number + 1}: give the email address to invite.")
@@ -185,3 +378,9 @@ class ChatForm(forms.Form):
         max_length=1000,
         widget=forms.TextInput(attrs={"autocomplete": "off", "placeholder": "Say something to the table"}),
     )
+
+
+class SeatInviteForm(forms.Form):
+    """The creator invites someone to an open seat of a waiting match."""
+
+    email = forms.EmailField(label="Email")

@@ -10,8 +10,11 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 from engine import Game, get_game
+from engine.bots import LEVELS
+from games.clocks import TimeControl
 
 RECENT_MOVES = 30
 RECENT_CHAT = 50
@@ -45,6 +48,17 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Set at creation: a match still waiting for invited players then is abandoned and its links voided
+    # (games.tasks.waiting_expire), so that an invitation cannot be held open for ever.
+    expires_at = models.DateTimeField(null=True, blank=True)
+    # TimeControl.to_json(); None for a casual match, whose turns never time out.
+    time_control = models.JSONField(null=True, blank=True)
+    timeout_bot_level = models.CharField(
+        max_length=16,
+        choices=[(level, level.title()) for level in LEVELS],
+        default="basic",
+        help_text="The bot that plays a move when a player's time runs out, and plays for an absent player.",
+    )
 
     # Not columns: what the selectors attach to a match they read for a page, with it in the same queries.
     seat_list: list[Seat]  # every seat with its player (match_for_viewer)
@@ -73,6 +87,18 @@ class Match(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABANDONED)
 
     @property
+    def invitations_open(self) -> bool:
+        """Whether an invited player may still take a seat: the match waits and has not expired.
+
+        Read at the moment of asking: a match past ``expires_at`` that the sweep has not reached yet is closed too.
+        """
+        return self.status == self.Status.WAITING and (self.expires_at is None or self.expires_at > timezone.now())
+
+    @property
+    def clock(self) -> TimeControl | None:
+        return TimeControl.from_json(self.time_control)
+
+    @property
     def chat_mark(self) -> int:
         """The id of the newest chat message: part of the polling token with the version."""
         return self.recent_chat[-1]["id"] if self.recent_chat else 0
@@ -97,10 +123,24 @@ class Seat(models.Model):
     # Set when a turn mail is queued, cleared when the seat moves: one mail per unanswered turn.
     notified_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
+    # The time left on the seat's clock between its turns; None until its first turn (it then has the initial time).
+    bank = models.DurationField(null=True, blank=True)
+    # Timeouts since the player last moved; at GAMES_TIMEOUTS_BEFORE_ABSENT the seat is marked absent.
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    absent = models.BooleanField(
+        default=False, help_text="The player stopped answering: the bot plays until they return."
+    )
+    bot_moves = models.PositiveIntegerField(
+        default=0, help_text="Moves a bot made for this player: timeouts and absence."
+    )
 
     class Meta:
         ordering = ["number"]
-        indexes = [models.Index(fields=["user", "awaiting"])]
+        indexes = [
+            models.Index(fields=["user", "awaiting"]),
+            # The deadline sweep reads only the few seats with a running clock.
+            models.Index(fields=["deadline"], condition=Q(deadline__isnull=False), name="seat_deadline_running"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="seat_unique_number"),
             models.UniqueConstraint(
@@ -114,6 +154,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def played_by_bot(self) -> bool:
+        """A bot seat, or a human seat the bot plays while its player is absent."""
+        return bool(self.bot_level) or self.absent
 
     @property
     def name(self) -> str:
@@ -178,6 +223,10 @@ class Mail(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Who sent an invitation mail: the invitation limits count a player's mails of the last day by it.
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     subject = models.CharField(max_length=200)
     body = models.TextField()
     html = models.TextField(blank=True)
@@ -191,7 +240,11 @@ class Mail(models.Model):
     sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["status", "updated_at"])]
+        indexes = [
+            models.Index(fields=["status", "updated_at"]),
+            # The invitation limits count the invitations an address was sent lately (games.services).
+            models.Index(fields=["recipient", "created_at"], name="mail_recipient_created"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.subject} to {self.recipient} ({self.status})"

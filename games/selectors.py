@@ -103,7 +103,10 @@ def match_and_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
 # What a move reads: the chat tail and the players' private fields stay in the database.
 MOVE_SEAT_FIELDS = (
     *("id", "match", "number", "user", "bot_level", "joined", "awaiting", "notified_at", "deadline"),
+    *("bank", "timeouts_in_row", "absent", "bot_moves"),
     *("user__id", "user__email", "user__display_name", "user__notify", "user__auto_forced_moves"),
+    "user__vacation_started_at",  # a player on vacation gets no deadline (services.seat_clock_paused)
+    "user__auto_vacation",  # asked before a timeout, so that only those who chose it cost a query
 )
 
 

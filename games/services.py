@@ -14,26 +14,31 @@ from __future__ import annotations
 
 import logging
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Case, Count, F, Value, When
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from engine import IllegalAction, get_game
-from engine.bots import LEVELS
+from engine.bots import LEVELS, choose
 from engine.replay import seed_hash
+from games.clocks import TimeControl, bank_after_move, deadline_for
 from games.errors import IllegalMove, MoveRefused, NotSeated, Refused, Stale
 from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat
 from games.selectors import match_locked
+from games.signals import match_finished
+from games.vacation import auto_vacation_spend
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +67,8 @@ def match_create(
     created_by: User | None,
     private: bool = False,
     seats: Sequence[SeatSpec],
+    time_control: TimeControl | None = None,
+    timeout_bot_level: str = "basic",
 ) -> Match:
     """A new match; it starts at once when no seat waits for an invited player.
 
@@ -74,8 +81,12 @@ def match_create(
         options = module.validate_options(players, options or {})
     except ValueError as exc:  # the engine's sentence says which option and why
         raise Refused(str(exc)) from exc
+    if timeout_bot_level not in LEVELS:
+        raise Refused(f"Unknown bot level {timeout_bot_level!r}; the levels are: {', '.join(LEVELS)}.")
     seed = secrets.randbits(62)
     with transaction.atomic():
+        _check_invitation_limits(created_by, [s.email.strip().lower() for s in seats if s.email and not s.user])
+        now = timezone.now()
         match = Match.objects.create(
             game=game,
             players=players,
@@ -85,6 +96,9 @@ def match_create(
             state=module.new_match(players, options, seed=seed),
             private=private,
             created_by=created_by,
+            time_control=time_control.to_json() if time_control is not None else None,
+            timeout_bot_level=timeout_bot_level,
+            expires_at=now + timedelta(days=getattr(settings, "GAMES_WAITING_EXPIRE_DAYS", 7)),
         )
         for number, spec in enumerate(seats):
             _seat_create(match, number, spec)
@@ -116,48 +130,102 @@ def _check_players(module: Any, players: int, seats: Sequence[SeatSpec]) -> None
             raise Refused("Every seat needs a player, a bot or an email address to invite.")
 
 
+def _check_invitation_limits(inviter: User | None, emails: list[str], *, new: bool = True) -> None:
+    """Refuse invitation mails beyond the limits, before anything is written: they are not a way to mail anyone.
+
+    ``new`` invitations count towards the open ones; a mail sent again for an open invitation does not.
+    Counted from the database (the seats and the outbox's invitation mails of the last day), so the limits
+    hold across processes; the inviter's row is locked so that two of their requests count one after the
+    other. ``inviter=None`` (a match the site makes itself) is held to the per-address limit only. The
+    sentences are the same whether or not an address has an account.
+    """
+    if not emails:
+        return
+    since = timezone.now() - timedelta(days=1)
+    if inviter is not None:
+        User.objects.select_for_update().filter(pk=inviter.pk).first()
+        most = getattr(settings, "GAMES_INVITATIONS_PENDING_MAX", 20)
+        mine = Seat.objects.filter(match__created_by=inviter, match__status=Match.Status.WAITING, joined=False)
+        pending = mine.exclude(invite_token="").count()
+        if new and pending + len(emails) > most:
+            raise Refused(
+                f"You can have at most {_invitations(most)} waiting for an answer; you have {pending}. "
+                "Wait until some are answered or expire, or invite fewer players."
+            )
+        most = getattr(settings, "GAMES_INVITATIONS_PER_DAY", 30)
+        sent = Mail.objects.filter(inviter=inviter, created_at__gte=since).count()
+        if sent + len(emails) > most:
+            raise Refused(
+                f"You can send at most {_invitations(most)} a day; you have sent {sent} since this time yesterday."
+            )
+    most = getattr(settings, "GAMES_INVITATIONS_PER_ADDRESS_PER_DAY", 3)
+    # "invite:" and "invite-again:": every invitation mail, from whoever sent it.
+    mailed = Mail.objects.filter(recipient__in=emails, dedupe_key__startswith="invite", created_at__gte=since)
+    full = mailed.values("recipient").annotate(n=Count("pk")).filter(n__gte=most).order_by("recipient")
+    email = full.values_list("recipient", flat=True).first()
+    if email is not None:
+        raise Refused(
+            f"{email} has had {_invitations(most)} to Parlour in the last day, the most one address gets "
+            "from everyone together; invite it again tomorrow."
+        )
+
+
+def _invitations(count: int) -> str:
+    return f"{count} invitation" if count == 1 else f"{count} invitations"
+
+
 def _seat_create(match: Match, number: int, spec: SeatSpec) -> Seat:
     if spec.user is not None:
         return Seat.objects.create(match=match, number=number, user=spec.user, joined=True)
     if spec.bot:
         return Seat.objects.create(match=match, number=number, bot_level=spec.bot, joined=True)
+    # The seat is not linked to an account that has this address, and nothing here depends on one:
+    # the inviter must not learn whether the address has an account. Whoever follows the link takes the seat.
     email = spec.email.strip().lower()
-    invitee = User.objects.filter(email__iexact=email).first()
-    if invitee is not None and match.seats.filter(user=invitee).exists():
-        raise Refused(f"{email} already has a seat at this table.")
-    seat = Seat.objects.create(
-        match=match, number=number, user=invitee, invite_email=email, invite_token=secrets.token_urlsafe(24)
-    )
-    _mail_queue(
-        key=f"invite:{seat.pk}",
-        recipient=email,
-        user=invitee,
-        template="invite",
-        context={
-            "match": match,
-            "seat": seat,
-            "inviter": match.created_by,
-            "url": _absolute(reverse("games-invite", args=[seat.invite_token])),
-        },
-    )
+    seat = Seat.objects.create(match=match, number=number, invite_email=email, invite_token=secrets.token_urlsafe(24))
+    _invite_mail(match, seat, f"invite:{seat.pk}")
     return seat
+
+
+INVITATION_GONE = "This invitation is no longer valid: it has already been used, was withdrawn, or has expired."
 
 
 def invite_accept(*, token: str, user: User) -> Seat:
-    """The invited player takes the seat; the match starts once every seat is taken."""
+    """Whoever holds the link takes the seat; the match starts once every seat is taken.
+
+    The match is locked before the seat, in the order ``match_expire`` takes them, and an invitation
+    past its match's expiry is refused even before the sweep has voided it.
+    """
     with transaction.atomic():
-        seat = Seat.objects.select_for_update().select_related("match").filter(invite_token=token).first()
-        if seat is None or seat.joined:
-            raise Refused("This invitation has already been used or does not exist.")
-        if seat.user_id is not None and seat.user_id != user.pk:
-            raise Refused("This invitation is for another player.")
-        if Seat.objects.filter(match=seat.match, user=user).exclude(pk=seat.pk).exists():
+        match_id = Seat.objects.filter(invite_token=token, joined=False).values_list("match_id", flat=True).first()
+        match = Match.objects.select_for_update().filter(pk=match_id).first() if match_id is not None else None
+        seat = Seat.objects.select_for_update().filter(invite_token=token, joined=False).first()
+        if match is None or seat is None or seat.match_id != match.pk or not match.invitations_open:
+            raise Refused(INVITATION_GONE)
+        if Seat.objects.filter(match=match, user=user).exists():
             raise Refused("You already have a seat at this table.")
         seat.user, seat.joined, seat.invite_token = user, True, ""
         seat.save(update_fields=["user", "joined", "invite_token"])
-        match = Match.objects.select_for_update().get(pk=seat.match_id)
+        seat.match = match
         _start_if_ready(match)
     return seat
+
+
+def match_expire(*, match_id: int) -> bool:
+    """A waiting match past its expiry is abandoned and its invitation links voided; True if this call did it.
+
+    Safe to run any number of times and beside ``invite_accept``: the match is claimed with a conditional
+    UPDATE (still waiting, expired), so only one caller voids it, and a match that started meanwhile is left alone.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        claimed = Match.objects.filter(pk=match_id, status=Match.Status.WAITING, expires_at__lte=now).update(
+            status=Match.Status.ABANDONED, finished_at=now, updated_at=now
+        )
+        if not claimed:
+            return False
+        Seat.objects.filter(match_id=match_id, joined=False).update(invite_token="")
+    return True
 
 
 def _start_if_ready(match: Match) -> None:
@@ -194,6 +262,7 @@ def move_submit(
             raise IllegalMove(str(exc)) from exc
         moves += _play_forced(locked, seats)
         _save_moves(locked, moves)
+        _seat_counters(next(s for s in seats if s.number == number), kind)
         _after_change(locked, seats, moved={m.seat for m in moves})
     for name in ("state", "version", "status", "outcome", "finished_at", "updated_at", "recent_moves"):
         setattr(match, name, getattr(locked, name))
@@ -234,7 +303,7 @@ def _check_move(match: Match, seats: list[Seat], user: User | None, number: int 
         raise MoveRefused("There is no such seat at this table.")
     if kind in (Move.Kind.PLAYER, Move.Kind.FORCED) and (user is None or seat.user_id != user.pk):
         raise MoveRefused("That is not your seat.")
-    if kind == Move.Kind.BOT and not seat.is_bot:
+    if kind == Move.Kind.BOT and not seat.played_by_bot:
         raise MoveRefused("That seat is not played by a bot.")
     if number not in match.engine.to_act(match.state):
         raise MoveRefused("It is not your turn.")
@@ -295,6 +364,8 @@ def _save_moves(match: Match, moves: list[Move], *, fields: Sequence[str] = ()) 
         changed += ["state", "version", "recent_moves"]
         if match.status == Match.Status.FINISHED:
             changed += ["status", "finished_at", "outcome"]
+            # Apps above games (leagues) hear of it once the finished match is committed.
+            transaction.on_commit(partial(match_finished.send_robust, sender=Match, match_id=match.pk))
     match.updated_at = timezone.now()
     names = [*dict.fromkeys(changed), "updated_at"]
     Match.objects.filter(pk=match.pk).update(**{name: getattr(match, name) for name in names})
@@ -319,30 +390,41 @@ def _play_forced(match: Match, seats: list[Seat]) -> list[Move]:
 
 
 def _forced_candidates(seats: list[Seat], to_act: list[int]) -> list[Seat]:
-    return [s for s in seats if s.number in to_act and (s.is_bot or (s.user and s.user.auto_forced_moves))]
+    return [s for s in seats if s.number in to_act and (s.played_by_bot or (s.user and s.user.auto_forced_moves))]
 
 
 def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
     """Bookkeeping after the state changed: who is awaited, turn mails, deadlines, and follow-ups on commit.
 
     Only the seats whose row changes are written, and the turn mails go to the outbox in one INSERT;
-    one on-commit callback then queues the mails and the bots.
+    one on-commit callback then queues the mails, the bots (and the bot standing in for an absent
+    player) and a task for each new deadline.
     """
     to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
-    now, dirty, mails = timezone.now(), [], []
+    now, dirty, mails, deadlines = timezone.now(), [], [], []
     for seat in seats:
-        before = (seat.awaiting, seat.notified_at, seat.deadline)
+        before = _seat_key(seat)
         mail = _seat_update(match, seat, to_act, moved, now)
         if mail is not None:
             mails.append(mail)
-        if (seat.awaiting, seat.notified_at, seat.deadline) != before:
+        if _seat_key(seat) != before:
             dirty.append(seat)
+            if seat.deadline is not None:
+                deadlines.append((seat.pk, seat.deadline))
     _seats_save(dirty)
     # An id the database could not return (an old SQLite) leaves that mail to the sweep.
     mail_ids = [m.pk for m in Mail.objects.bulk_create(mails) if m.pk is not None] if mails else []
-    bots = [s.number for s in seats if s.is_bot and s.number in to_act]
-    if bots or mail_ids:
-        transaction.on_commit(partial(_follow_up, match.pk, match.version, bots, mail_ids))
+    bots = [s.number for s in seats if s.played_by_bot and s.number in to_act]
+    if bots or mail_ids or deadlines:
+        transaction.on_commit(partial(_follow_up, match.pk, match.version, bots, mail_ids, deadlines))
+
+
+SeatKey = tuple[bool, datetime | None, datetime | None, timedelta | None]
+
+
+def _seat_key(seat: Seat) -> SeatKey:
+    """The columns ``_after_change`` may change on a seat."""
+    return (seat.awaiting, seat.notified_at, seat.deadline, seat.bank)
 
 
 def _seat_update(match: Match, seat: Seat, to_act: list[int], moved: set[int], now: datetime) -> Mail | None:
@@ -353,6 +435,12 @@ def _seat_update(match: Match, seat: Seat, to_act: list[int], moved: set[int], n
     """
     awaited, mail = seat.number in to_act, None
     if seat.number in moved:
+        clock = match.clock
+        if clock is not None and seat.deadline is not None:
+            seat.bank = bank_after_move(tc=clock, deadline=seat.deadline, now=now)
+        elif clock is not None and seat_clock_paused(seat):
+            # A move on vacation: the stopped clock (its time left is the bank) earns the increment as usual.
+            seat.bank = min(clock.cap, (clock.initial if seat.bank is None else seat.bank) + clock.increment)
         seat.notified_at = seat.deadline = None
     user = _turn_mail_reader(seat) if awaited else None
     if user is not None:
@@ -370,53 +458,108 @@ def _seats_save(seats: list[Seat]) -> None:
     """One UPDATE per distinct set of new values: usually two (the seat that moved, the next to act).
 
     About half the time of ``bulk_update``, whose CASE per column costs more to build than a second
-    statement costs to run. The rows were read with the match locked: the values in memory are the
-    ones in the database.
+    statement costs to run; from three sets on (a simultaneous step starting, each seat with its own
+    clock) one ``bulk_update`` is cheaper. The rows were read with the match locked: the values in
+    memory are the ones in the database.
     """
-    groups: dict[tuple[bool, datetime | None, datetime | None], list[int]] = {}
+    groups: dict[SeatKey, list[int]] = {}
     for seat in seats:
-        groups.setdefault((seat.awaiting, seat.notified_at, seat.deadline), []).append(seat.pk)
-    for (awaiting, notified_at, deadline), ids in groups.items():
-        Seat.objects.filter(pk__in=ids).update(awaiting=awaiting, notified_at=notified_at, deadline=deadline)
+        groups.setdefault(_seat_key(seat), []).append(seat.pk)
+    if len(groups) > 2:
+        Seat.objects.bulk_update(seats, ["awaiting", "notified_at", "deadline", "bank"])
+        return
+    for (awaiting, notified_at, deadline, bank), ids in groups.items():
+        Seat.objects.filter(pk__in=ids).update(awaiting=awaiting, notified_at=notified_at, deadline=deadline, bank=bank)
+
+
+def _seat_counters(seat: Seat, kind: str) -> None:
+    """What a move tells about its seat's player: back at the table, or played for by the bot.
+
+    A player's own move ends a run of timeouts; a bot's move for an absent player is counted.
+    (A timeout move is counted by ``seat_timeout``'s claim.) No statement for an ordinary move.
+    """
+    if kind == Move.Kind.PLAYER and seat.timeouts_in_row:
+        seat.timeouts_in_row = 0
+        Seat.objects.filter(pk=seat.pk).update(timeouts_in_row=0)
+    elif kind == Move.Kind.BOT and not seat.is_bot:
+        seat.bot_moves += 1
+        Seat.objects.filter(pk=seat.pk).update(bot_moves=seat.bot_moves)
 
 
 def turn_deadline(*, match: Match, seat: Seat, now: datetime) -> datetime | None:
-    """When a turn that starts ``now`` runs out: the hook for match clocks (a later issue).
+    """When a turn that starts ``now`` runs out: when the seat's bank (the initial time at first) is spent.
 
-    Until then turns have no time limit. A running deadline is kept until the seat moves,
-    so a seat in a simultaneous step keeps the clock it started with.
+    None for a casual match, a seat the bot plays (a bot, an absent player) and a paused clock.
+    A running deadline is kept until the seat moves, so a seat in a simultaneous step keeps the
+    clock it started with.
     """
-    return None
+    clock = match.clock
+    if clock is None or seat.played_by_bot or seat_clock_paused(seat):
+        return None
+    return deadline_for(now=now, bank=clock.initial if seat.bank is None else seat.bank)
+
+
+def seat_clock_paused(seat: Seat) -> bool:
+    """Whether the seat's clock stands still now: while its player is on vacation (``games.vacation``).
+
+    Read from the seat's player as loaded with the seat (``MOVE_SEAT_FIELDS`` includes the field).
+    """
+    user = seat.user
+    return user is not None and user.vacation_started_at is not None
 
 
 def _turn_mail_reader(seat: Seat) -> User | None:
     """The player to mail now that the seat is awaited: wants each-turn mail and has not had it for this turn."""
     user = seat.user
-    if seat.is_bot or user is None or seat.notified_at is not None or user.notify != User.Notify.EACH_TURN:
+    # An absent player has had the absence mail; the bot plays their turns until they come back.
+    if seat.played_by_bot or user is None or seat.notified_at is not None or user.notify != User.Notify.EACH_TURN:
         return None
     return user
 
 
-def _follow_up(match_id: int, version: int, bots: list[int], mail_ids: list[int]) -> None:
-    """On commit, once per change: queue the new outbox rows for sending, then wake the bots to act.
+def _follow_up(
+    match_id: int,
+    version: int,
+    bots: list[int],
+    mail_ids: list[int],
+    deadlines: Sequence[tuple[int, datetime]] = (),
+) -> None:
+    """On commit, once per change: queue the new outbox rows for sending, wake the bots, schedule the deadlines.
 
-    Mails first, then the bots. A broker outage must not fail the move: pending mails and waiting
-    bots are found again by the sweeps.
+    Mails first, then the bots, after a short delay so that a player watching the table sees their
+    moves land one by one. A broker outage must not fail the move: pending mails, waiting bots and
+    passed deadlines are found again by the sweeps.
     """
     for mail_id in mail_ids:
         _enqueue("games.tasks.mail_send", mail_id)
+    delay = getattr(settings, "BOT_MOVE_DELAY_SECONDS", 2)
     for seat in bots:
-        _enqueue("games.tasks.bot_move", match_id, seat, version)
+        _enqueue("games.tasks.bot_move", match_id, seat, version, countdown=delay)
+    for seat_id, deadline in deadlines:
+        deadline_schedule(seat_id=seat_id, deadline=deadline)
 
 
-def _enqueue(task: str, *args: Any) -> None:
+def deadline_schedule(*, seat_id: int, deadline: datetime) -> None:
+    """Queue the task that plays the timeout when ``deadline`` passes, if it is near enough.
+
+    A deadline further off than ``GAMES_DEADLINE_ETA_HORIZON_SECONDS`` is left to the sweep, which
+    runs every minute: Redis hands a message not acknowledged within its visibility timeout (an
+    hour) to a worker again, so a task held for days would run again every hour, and every worker
+    would hold every such message in memory meanwhile.
+    """
+    horizon = timedelta(seconds=getattr(settings, "GAMES_DEADLINE_ETA_HORIZON_SECONDS", 1800))
+    if deadline - timezone.now() <= horizon:
+        _enqueue("games.tasks.deadline_fire", seat_id, deadline.isoformat(), eta=deadline)
+
+
+def _enqueue(task: str, *args: Any, **options: Any) -> None:
     """Hand a task to the broker by its name, so that this module need not import the tasks.
 
     No publish retries: the player's request must not wait on a struggling broker; the sweeps are the retry.
     """
     try:
-        current_app.tasks[task].apply_async(args, retry=False)
-    except Exception:  # the work stays in the database (a pending mail, an awaited bot) for the sweep
+        current_app.tasks[task].apply_async(args, retry=False, **options)
+    except Exception:  # the work stays in the database (a pending mail, an awaited bot, a deadline) for the sweep
         log.exception("Could not queue %s%r", task, args)
 
 
@@ -425,7 +568,8 @@ def _turn_mail(match: Match, seat: Seat, user: User) -> Mail:
 
     Rendered inside the move's transaction on every turn: three small templates, cached once loaded.
     """
-    context = {"user": user, "title": f"{match.title} #{match.pk}", "url": _absolute(match.get_absolute_url())}
+    title, url = f"{match.title} #{match.pk}", _absolute(match.get_absolute_url())
+    context = {"user": user, "name": mail_safe(user.name), "title": title, "url": url}
     subject, body, html = _render_mail("turn", context)
     # The key holds the version this move created, so it cannot clash: no savepoint needed.
     return Mail(
@@ -436,6 +580,170 @@ def _turn_mail(match: Match, seat: Seat, user: User) -> Mail:
         html=html,
         dedupe_key=f"turn:{match.pk}:{seat.number}:{match.version}",
     )
+
+
+# --- clocks: timeouts, absence, bots ---------------------------------------
+
+
+def bot_action(*, match: Match, seat: int, level: str) -> dict[str, Any]:
+    """The move a bot of ``level`` makes for ``seat``, from that seat's view only.
+
+    Seeded by the match's seed and version, so that a task run twice chooses the same move.
+    """
+    game = match.engine
+    legal = game.legal_actions(match.state, seat)
+    return choose(match.game, level, game.view(match.state, seat), legal, seed=f"{match.seed}:{match.version}")
+
+
+def seat_timeout(*, seat_id: int, deadline: datetime) -> bool:
+    """The seat's time ran out at ``deadline``: the match's timeout bot plays its move, recorded as ``timeout``.
+
+    Safe to call any number of times, from the scheduled task and the sweep at once: in one transaction
+    the match is locked and the deadline claimed with a conditional UPDATE; whoever claims it plays, and
+    a deadline that has moved on (the player moved, the clock was paused) or not yet passed is left alone.
+    A worker that dies before committing leaves the deadline in place, for the sweep. True if it played.
+    """
+    match_id = Seat.objects.filter(pk=seat_id).values_list("match_id", flat=True).first()
+    if match_id is None:
+        return False
+    with transaction.atomic():
+        found = match_locked(match_id)
+        if found is None:
+            return False
+        match, seats = found
+        seat = next(s for s in seats if s.pk == seat_id)
+        now = timezone.now()
+        if not _timeout_due(match, seat, deadline, now):
+            return False
+        return _timeouts_play(match, seats, [seat], now) == 1
+
+
+def match_timeouts(*, match_id: int) -> int:
+    """Every seat of the match whose deadline has passed times out, in one transaction; returns how many.
+
+    What the sweep does per match: the seats of a simultaneous step time out together, under one
+    lock and with one write of the moves. A seat whose next deadline is already due (a clock with
+    nothing left) waits for the next task or sweep: each seat times out at most once per call.
+    """
+    with transaction.atomic():
+        found = match_locked(match_id)
+        if found is None:
+            return 0
+        match, seats = found
+        now = timezone.now()
+        due = [s for s in seats if _timeout_due(match, s, s.deadline, now)]
+        return _timeouts_play(match, seats, due, now) if due else 0
+
+
+def _timeout_due(match: Match, seat: Seat, deadline: datetime | None, now: datetime) -> bool:
+    """On the locked match: the seat is awaited, its running deadline is ``deadline``, and it has passed."""
+    if match.status != Match.Status.ACTIVE or not seat.awaiting or deadline is None:
+        return False
+    return seat.deadline == deadline and deadline <= now and not seat_clock_paused(seat)
+
+
+def _timeouts_play(match: Match, seats: list[Seat], due: list[Seat], now: datetime) -> int:
+    """Claim the due seats' deadlines and play their timeout moves, then the forced moves that follow.
+
+    The match is locked. What a move does, for several at once: the moves in one INSERT, the snapshot
+    in one UPDATE, the claim (with the seats' counts) in one conditional UPDATE, and the seats whose
+    row changed. A player who lets vacation days be spent gets a day more instead (``games.vacation``).
+    Returns how many seats timed out.
+    """
+    game, moves, claimed = match.engine, [], []
+    for seat in due:
+        if match.status != Match.Status.ACTIVE or seat.number not in game.to_act(match.state):
+            continue
+        # Only a player who chose it is asked (and locked): the flag came with the seats, for free.
+        extended = auto_vacation_spend(seat=seat, now=now) if seat.user and seat.user.auto_vacation else None
+        if extended is not None:  # the player lets a vacation day be spent for a day more instead
+            transaction.on_commit(partial(deadline_schedule, seat_id=seat.pk, deadline=extended))
+            continue
+        action = bot_action(match=match, seat=seat.number, level=match.timeout_bot_level)
+        moves.append(_advance(match, seat.number, action, Move.Kind.TIMEOUT))
+        claimed.append(seat)
+    if not claimed:
+        return 0
+    absent_after = getattr(settings, "GAMES_TIMEOUTS_BEFORE_ABSENT", 3)
+    clock = match.clock
+    # A move that ran out of time keeps no time of its own: the bank is the increment.
+    bank = {"bank": bank_after_move(tc=clock, deadline=now, now=now)} if clock is not None else {}
+    ids = [seat.pk for seat in claimed]
+    taken = Seat.objects.filter(pk__in=ids, awaiting=True, deadline__lte=now).update(
+        deadline=None,
+        timeouts_in_row=F("timeouts_in_row") + 1,
+        bot_moves=F("bot_moves") + 1,
+        absent=Case(When(timeouts_in_row__gte=absent_after - 1, then=Value(True)), default=F("absent")),
+        **bank,
+    )
+    if taken != len(ids):  # seats change only under the match's lock, which is held: a bug, not a race
+        raise RuntimeError(f"Claimed {taken} of the deadlines of seats {ids} of match {match.pk}.")
+    newly_absent = []
+    for seat in claimed:
+        seat.deadline, seat.bank = None, bank.get("bank", seat.bank)
+        seat.timeouts_in_row, seat.bot_moves = seat.timeouts_in_row + 1, seat.bot_moves + 1
+        if not seat.absent and seat.timeouts_in_row >= absent_after:
+            seat.absent = True
+            newly_absent.append(seat)
+    moves += _play_forced(match, seats)
+    _save_moves(match, moves)
+    _after_change(match, seats, moved={m.seat for m in moves})
+    for seat in newly_absent:
+        _absence_mail(match, seat, seat.timeouts_in_row)
+    return len(claimed)
+
+
+def _absence_mail(match: Match, seat: Seat, timeouts: int) -> None:
+    """Tell the player the bot now plays for them, and where to take the seat back.
+
+    Sent whatever their turn-mail choice: it is about their seat, not a turn, and comes once per absence.
+    """
+    user = seat.user
+    if user is None:
+        return
+    _mail_queue(
+        key=f"absent:{seat.pk}:{match.version}",
+        recipient=user.email,
+        user=user,
+        template="absent",
+        context={
+            "user": user,
+            "name": mail_safe(user.name),
+            "title": f"{match.title} #{match.pk}",
+            "timeouts": timeouts,
+            "url": _absolute(match.get_absolute_url()),
+        },
+    )
+
+
+def seat_reclaim(*, match: Match, user: User) -> Seat:
+    """The player takes back a seat the bot was playing while they were absent.
+
+    Their run of timeouts starts again from nothing, and a seat awaited now gets a fresh deadline:
+    at least the time one move earns (the increment, or the initial time on a clock without one),
+    so that coming back is never an instant timeout. Taking back a seat that is not absent changes nothing.
+    """
+    with transaction.atomic():
+        locked, seats = _lock(match.pk)
+        seat = next((s for s in seats if user is not None and s.user_id == user.pk and s.joined), None)
+        if seat is None:
+            raise NotSeated("You do not have a seat at this table.", private=locked.private)
+        if not seat.absent:
+            return seat
+        seat.absent, seat.timeouts_in_row = False, 0
+        clock = locked.clock
+        if seat.awaiting and locked.status == Match.Status.ACTIVE and clock is not None:
+            seat.bank = _reclaim_bank(clock, seat.bank)
+            seat.deadline = turn_deadline(match=locked, seat=seat, now=timezone.now())
+        Seat.objects.filter(pk=seat.pk).update(absent=False, timeouts_in_row=0, bank=seat.bank, deadline=seat.deadline)
+        if seat.deadline is not None:
+            transaction.on_commit(partial(deadline_schedule, seat_id=seat.pk, deadline=seat.deadline))
+    return seat
+
+
+def _reclaim_bank(clock: TimeControl, bank: timedelta | None) -> timedelta:
+    least = clock.increment or clock.initial
+    return max(clock.initial if bank is None else bank, least)
 
 
 # --- chat ------------------------------------------------------------------
@@ -460,14 +768,40 @@ def chat_post(*, match: Match, user: User, text: str) -> ChatMessage:
 # --- mail ------------------------------------------------------------------
 
 
+# None belongs in a mail, and in a header a line break is an injection. Control characters (line breaks,
+# tabs, NUL) and line or paragraph separators part words, so they become a space; format characters
+# (right-to-left overrides, zero-width spaces) are invisible and go.
+_BREAKS = frozenset({"Cc", "Zl", "Zp"})
+
+
+def mail_safe(text: str) -> str:
+    """User-chosen text (a display name) as it may appear in a mail: on one line, without control characters."""
+    kept = []
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in _BREAKS:
+            kept.append(" ")
+        elif category != "Cf":
+            kept.append(ch)
+    return " ".join("".join(kept).split())
+
+
 def _absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def _mail_queue(*, key: str, recipient: str, user: User | None, template: str, context: dict[str, Any]) -> Mail | None:
-    """Render a mail from ``games/mail/<template>*`` into the outbox."""
+def _mail_queue(
+    *,
+    key: str,
+    recipient: str,
+    user: User | None,
+    template: str,
+    context: dict[str, Any],
+    inviter: User | None = None,
+) -> Mail | None:
+    """Render a mail from ``games/mail/<template>*`` into the outbox; ``inviter`` for an invitation mail."""
     subject, body, html = _render_mail(template, context)
-    return _outbox_add(key=key, recipient=recipient, user=user, subject=subject, body=body, html=html)
+    return _outbox_add(key=key, recipient=recipient, user=user, subject=subject, body=body, html=html, inviter=inviter)
 
 
 def _render_mail(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
@@ -478,9 +812,12 @@ def _render_mail(template: str, context: dict[str, Any]) -> tuple[str, str, str]
     return subject, body, html
 
 
-def _outbox_add(*, key: str, recipient: str, user: User | None, subject: str, body: str, html: str) -> Mail | None:
+def _outbox_add(
+    *, key: str, recipient: str, user: User | None, subject: str, body: str, html: str, inviter: User | None = None
+) -> Mail | None:
     """Write a mail to the outbox (once per key) and hand it to the sender when the transaction commits."""
     fields = {"recipient": recipient, "user": user, "subject": subject, "body": body, "html": html, "dedupe_key": key}
+    fields["inviter"] = inviter
     try:
         with transaction.atomic():
             mail = Mail.objects.create(**fields)
@@ -497,5 +834,129 @@ def digest_queue(*, user: User, day: str, seats: list[Seat]) -> Mail | None:
         recipient=user.email,
         user=user,
         template="digest",
-        context={"user": user, "seats": seats, "url": _absolute(reverse("games-dashboard"))},
+        context={
+            "user": user,
+            "name": mail_safe(user.name),
+            "seats": seats,
+            "url": _absolute(reverse("games-dashboard")),
+        },
     )
+
+
+# --- waiting seats: the creator's controls and the invitee's answer ---------------
+
+# How often the creator may send the same invitation again: a reminder, not a way to flood an inbox.
+MAX_INVITE_RESENDS = 2
+
+
+def _waiting_seat(match_id: int, number: int, by: User) -> tuple[Match, Seat]:
+    """The match locked and its seat, for a change only the creator may make while the match waits."""
+    match = Match.objects.select_for_update().filter(pk=match_id).first()
+    if match is None:
+        raise NotSeated("There is no such match.", private=True)
+    if match.created_by_id != by.pk:
+        raise Refused("Only the player who created this match can change its seats.")
+    if match.status != Match.Status.WAITING:
+        raise Refused("The match has started: its seats are taken.")
+    seat = Seat.objects.filter(match=match, number=number).first()
+    if seat is None:
+        raise Refused("There is no such seat at this table.")
+    if seat.joined:
+        raise Refused("That seat is already taken.")
+    return match, seat
+
+
+def _seat_open(seat: Seat) -> None:
+    """No one invited any more: the seat waits for the creator to invite someone or put a bot in it."""
+    seat.user, seat.invite_email, seat.invite_token = None, "", ""
+    seat.save(update_fields=["user", "invite_email", "invite_token"])
+
+
+def _invite_mail(match: Match, seat: Seat, key: str) -> Mail | None:
+    """The invitation mail; the caller has checked the limits (``_check_invitation_limits``).
+
+    No account is looked up for the address: the mail is the same whether or not it has one.
+    """
+    inviter = match.created_by
+    return _mail_queue(
+        key=key,
+        recipient=seat.invite_email,
+        user=None,
+        inviter=inviter,
+        template="invite",
+        context={
+            "match": match,
+            "seat": seat,
+            # Chosen by the inviter: quoted in the body, never in the subject, without control characters.
+            "inviter_name": mail_safe(inviter.name) if inviter is not None else "",
+            "url": _absolute(reverse("games-invite", args=[seat.invite_token])),
+        },
+    )
+
+
+def invite_cancel(*, match_id: int, number: int, by: User) -> Seat:
+    """The creator takes an invitation back; its link stops working and the seat is open again."""
+    with transaction.atomic():
+        _match, seat = _waiting_seat(match_id, number, by)
+        if not seat.invite_token:
+            raise Refused("That seat has no open invitation.")
+        _seat_open(seat)
+    return seat
+
+
+def invite_resend(*, match_id: int, number: int, by: User) -> Seat:
+    """The same invitation by mail once more, at most ``MAX_INVITE_RESENDS`` times per invitation."""
+    with transaction.atomic():
+        match, seat = _waiting_seat(match_id, number, by)
+        if not seat.invite_token:
+            raise Refused("That seat has no open invitation.")
+        prefix = f"invite-again:{seat.pk}:{seat.invite_token[:12]}:"
+        sent = Mail.objects.filter(dedupe_key__startswith=prefix).count()
+        if sent >= MAX_INVITE_RESENDS:
+            raise Refused(
+                f"This invitation has already been sent again {sent} times. Cancel it, or put a bot in the seat."
+            )
+        _check_invitation_limits(by, [seat.invite_email], new=False)
+        _invite_mail(match, seat, f"{prefix}{sent + 1}")
+    return seat
+
+
+def seat_invite(*, match_id: int, number: int, email: str, by: User) -> Seat:
+    """The creator invites someone (else) to an open seat."""
+    email = email.strip().lower()
+    with transaction.atomic():
+        match, seat = _waiting_seat(match_id, number, by)
+        if seat.invite_token:
+            raise Refused("That seat already has an invitation: cancel it first.")
+        # Compared by address among this match's invitations only: looking at the seated players' accounts
+        # would tell the creator that the address has one.
+        if Seat.objects.filter(match=match, invite_email__iexact=email).exclude(pk=seat.pk).exists():
+            raise Refused(f"{email} already has a seat at this table.")
+        _check_invitation_limits(by, [email])
+        seat.invite_email, seat.invite_token = email, secrets.token_urlsafe(24)
+        seat.save(update_fields=["invite_email", "invite_token"])
+        _invite_mail(match, seat, f"invite:{seat.pk}:{seat.invite_token[:12]}")
+    return seat
+
+
+def seat_bot_put(*, match_id: int, number: int, level: str, by: User) -> Seat:
+    """The creator puts a bot in a seat that waits; the match starts if that was the last one."""
+    if level not in LEVELS:
+        raise Refused(f"Unknown bot level {level!r}; the levels are: {', '.join(LEVELS)}.")
+    with transaction.atomic():
+        match, seat = _waiting_seat(match_id, number, by)
+        seat.user, seat.invite_email, seat.invite_token = None, "", ""
+        seat.bot_level, seat.joined = level, True
+        seat.save(update_fields=["user", "invite_email", "invite_token", "bot_level", "joined"])
+        _start_if_ready(match)
+    return seat
+
+
+def invite_decline(*, token: str) -> Seat:
+    """The invited player says no: the link stops working and the creator sees the seat open again."""
+    with transaction.atomic():
+        seat = Seat.objects.select_for_update().filter(invite_token=token, joined=False).first() if token else None
+        if seat is None:
+            raise Refused(INVITATION_GONE)
+        _seat_open(seat)
+    return seat

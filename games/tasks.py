@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
-from django.db.models import F
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import User
-from engine.bots import choose
 from games.models import Mail, Match, Seat
 
 log = logging.getLogger(__name__)
@@ -41,23 +40,27 @@ def bot_turn(match_id: int, seat: int, version: int) -> None:
     bot_move.apply_async((match_id, seat, version), retry=False)
 
 
+# A bot seat, or a human seat the bot plays while its player is absent.
+PLAYED_BY_BOT = Q(absent=True) | ~Q(bot_level="")
+
+
 @shared_task
 def bot_move(match_id: int, seat: int, version: int) -> bool:
-    """The bot in ``seat`` plays from its own view; a stale or repeated task does nothing."""
+    """The bot in ``seat`` (or the match's timeout bot for an absent player) plays from the seat's own view.
+
+    A stale or repeated task does nothing; so does one for a player who took their seat back meanwhile
+    (``move_submit`` checks that under the match's lock).
+    """
     from games.errors import MoveRefused
-    from games.services import move_submit
+    from games.services import bot_action, move_submit
 
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
-    bot = Seat.objects.filter(match_id=match_id, number=seat).exclude(bot_level="").first()
+    bot = Seat.objects.filter(PLAYED_BY_BOT, match_id=match_id, number=seat).first()
     if match is None or bot is None or match.version < version:
         return False
-    game = match.engine
-    legal = game.legal_actions(match.state, seat)
-    if not legal:
+    if not match.engine.legal_actions(match.state, seat):
         return False
-    action = choose(
-        match.game, bot.bot_level, game.view(match.state, seat), legal, seed=f"{match.seed}:{match.version}"
-    )
+    action = bot_action(match=match, seat=seat, level=bot.bot_level or match.timeout_bot_level)
     try:
         move_submit(match=match, user=None, seat=seat, action=action, version=version, kind="bot")
     except MoveRefused as exc:  # someone else moved first: the later task will handle it
@@ -68,13 +71,70 @@ def bot_move(match_id: int, seat: int, version: int) -> bool:
 
 @shared_task
 def bot_sweep() -> int:
-    """Re-queue bots that a lost message left waiting."""
-    seats = Seat.objects.filter(awaiting=True, match__status=Match.Status.ACTIVE).exclude(bot_level="")
+    """Re-queue bots (and the bots playing for absent players) that a lost message left waiting."""
+    seats = Seat.objects.filter(PLAYED_BY_BOT, awaiting=True, match__status=Match.Status.ACTIVE)
     seats = seats.filter(match__updated_at__lt=timezone.now() - timedelta(minutes=2)).select_related("match")
     count = 0
     for seat in seats[:200]:
         bot_turn(seat.match_id, seat.number, seat.match.version)
         count += 1
+    return count
+
+
+# --- deadlines -------------------------------------------------------------
+
+
+@shared_task
+def deadline_fire(seat_id: int, deadline: str) -> bool:
+    """Queued for the moment a seat's time runs out: play its timeout, unless someone already did."""
+    from games.services import seat_timeout
+
+    return seat_timeout(seat_id=seat_id, deadline=datetime.fromisoformat(deadline))
+
+
+@shared_task
+def deadline_sweep() -> int:
+    """Every minute: the matches with a passed deadline that no task handled (a lost message, a far
+    deadline never scheduled), handed out in batches; returns how many matches.
+
+    One indexed range scan on the running deadlines, oldest first. A batch per
+    ``GAMES_DEADLINE_SWEEP_BATCH`` matches keeps every worker process busy while leaving room between
+    batches for the tasks of deadlines falling due now. A batch queued twice (a sweep running again
+    before the last one's batches were done) finds nothing left to do.
+    """
+    limit = getattr(settings, "GAMES_DEADLINE_SWEEP_LIMIT", 20_000)
+    size = getattr(settings, "GAMES_DEADLINE_SWEEP_BATCH", 20)
+    due = overdue_seats(now=timezone.now()).values_list("match_id", flat=True)[:limit]
+    match_ids = list(dict.fromkeys(due))
+    for start in range(0, len(match_ids), size):
+        batch = match_ids[start : start + size]
+        try:
+            deadline_batch.apply_async((batch,), retry=False)
+        except Exception:  # a broker that fails now: play this batch here, the next sweep gets any left
+            log.exception("Could not queue a deadline batch; playing it in the sweep")
+            deadline_batch(batch)
+    return len(match_ids)
+
+
+def overdue_seats(*, now: datetime) -> QuerySet[Seat]:
+    """Seats whose deadline has passed, oldest first: a range scan of the partial index on running deadlines."""
+    return Seat.objects.filter(deadline__lte=now).order_by("deadline")
+
+
+@shared_task
+def deadline_batch(match_ids: list[int]) -> int:
+    """Play the timeouts due in each of these matches, one transaction per match; returns how many.
+
+    A match that fails is logged and left to the next sweep; it does not hold up the others.
+    """
+    from games.services import match_timeouts
+
+    count = 0
+    for match_id in match_ids:
+        try:
+            count += match_timeouts(match_id=match_id)
+        except Exception:
+            log.exception("Timeouts of match %s failed; the next sweep tries again", match_id)
     return count
 
 
@@ -167,3 +227,29 @@ def digest_send() -> int:
         if seat.user is not None:  # the filter on the player's choice says so; this tells the type checker
             by_user.setdefault(seat.user, []).append(seat)
     return sum(digest_queue(user=user, day=day, seats=seats) is not None for user, seats in by_user.items())
+
+
+# --- invitations -------------------------------------------------------------
+
+
+@shared_task
+def waiting_expire() -> int:
+    """Every hour: waiting matches past their expiry are abandoned and their invitation links voided; returns how many.
+
+    Each match is claimed by ``match_expire``'s conditional UPDATE, so a second run, or two at once, void nothing twice.
+    """
+    from games.services import match_expire
+
+    due = Match.objects.filter(status=Match.Status.WAITING, expires_at__lte=timezone.now()).order_by("expires_at")
+    return sum(match_expire(match_id=match_id) for match_id in due.values_list("pk", flat=True)[:500])
+
+
+# --- vacation ----------------------------------------------------------------
+
+
+@shared_task
+def vacation_sweep() -> int:
+    """Every few minutes: end the vacations whose days are over, so their players' clocks run again."""
+    from games.vacation import vacation_expire
+
+    return vacation_expire()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,13 +20,29 @@ from django_htmx.middleware import HtmxDetails
 from accounts.models import User
 from engine import GAMES, get_game
 from engine.replay import make_log, state_at
+from games.clocks import TimeControl
 from games.errors import NotSeated, Refused
-from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm
+from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm, SeatInviteForm
+from games.invitations import invitation_by_token, invitation_forget, invitation_remember, invitations_for
 from games.models import Match, Seat
 from games.presenters import log_line, presenter_for
 from games.ratelimit import rate_limited
+from games.rules import rules_page
 from games.selectors import Table, dashboard_for, match_for_viewer, matches_awaiting, seat_for_player, table_for
-from games.services import SeatSpec, chat_post, invite_accept, match_create, move_submit
+from games.services import (
+    INVITATION_GONE,
+    SeatSpec,
+    chat_post,
+    invite_accept,
+    invite_cancel,
+    invite_resend,
+    match_create,
+    move_submit,
+    seat_bot_put,
+    seat_invite,
+    seat_reclaim,
+)
+from games.services import invite_decline as invite_decline_service
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -42,8 +60,26 @@ class AuthedRequest(HtmxHttpRequest):
 
 def dashboard(request: HtmxHttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return render(request, "games/landing.html")
-    return render(request, "games/dashboard.html", dashboard_for(user=request.user))
+        return render(request, "games/landing.html", {"rules_games": _rules_games()})
+    context = dashboard_for(user=request.user)
+    # Invitations go to addresses, not accounts: every open one to a verified address of the player.
+    context["invitations"] = invitations_for(user=request.user)
+    _results_attach(context["finished"], user=request.user)
+    context["rules_games"] = _rules_games()
+    return render(request, "games/dashboard.html", context)
+
+
+def _results_attach(finished: list[Match], *, user: User) -> None:
+    """Each finished match's result from the reader's seat: one query for the outcomes the dashboard left out."""
+    outcomes = dict(
+        Match.objects.filter(seats__user=user, status__in=[Match.Status.FINISHED, Match.Status.ABANDONED])
+        .order_by("-updated_at")
+        .values_list("pk", "outcome")[:100]
+    )
+    for match in finished:
+        names = [s.name for s in match.seats.all()]
+        summary = presenter_for(match.game).result_summary(outcomes.get(match.pk), names, match.my_seat.number)
+        match.result = summary if summary["winners"] else None  # type: ignore[attr-defined]
 
 
 @login_required
@@ -64,45 +100,131 @@ def next_match(request: AuthedRequest) -> HttpResponse:
 @login_required
 @rate_limited("match-create")
 def create(request: AuthedRequest) -> HttpResponse:
-    chooser = GameChoiceForm(request.GET or None)
+    """The new-match form for the game the page names: a post is checked against the game it posts."""
+    chooser = GameChoiceForm({"game": request.POST.get("game") or request.GET.get("game") or sorted(GAMES)[0]})
     game = get_game(chooser.cleaned_data["game"]) if chooser.is_valid() else GAMES[sorted(GAMES)[0]]
     form = MatchCreateForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         seats = [SeatSpec(user=request.user), *form.cleaned_data["seat_specs"]]
         try:
             match = match_create(
-                game=game.NAME, players=form.cleaned_data["players"], options=form.cleaned_data["options"],
-                created_by=request.user, private=form.cleaned_data["private"], seats=seats,
+                game=game.NAME,
+                players=form.cleaned_data["players"],
+                options=form.cleaned_data["options"],
+                created_by=request.user,
+                private=form.cleaned_data["private"],
+                seats=seats,
+                **_clock_argument(form.cleaned_data["clock"]),
             )
         except Refused as exc:
             form.add_error(None, str(exc))
         else:
             return redirect(match)
-    return render(request, "games/create.html", {"form": form, "chooser": chooser, "game": game})
+    template = "games/create.html#options" if request.htmx and request.method == "GET" else "games/create.html"
+    return render(request, template, {"form": form, "game": game})
 
 
-@login_required
-def invite(request: AuthedRequest, token: str) -> HttpResponse:
-    # Tokens are URL-safe base64 (secrets.token_urlsafe); anything else, a NUL byte say, which PostgreSQL
-    # refuses in a query, is not one of ours.
-    well_formed = re.fullmatch(r"[A-Za-z0-9_-]{1,64}", token) is not None
-    seat = (
-        Seat.objects.select_related("match", "match__created_by").filter(invite_token=token, joined=False).first()
-        if well_formed
-        else None
-    )
+def _clock_argument(clock: TimeControl | None) -> dict[str, Any]:
+    """``time_control=`` for ``match_create`` once it takes one (the clocks change adds it); else nothing."""
+    if "time_control" in inspect.signature(match_create).parameters:
+        return {"time_control": clock}
+    return {}
+
+
+def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The invitation: who invites whom to what. A visitor without an account keeps it through sign-up and login."""
+    seat = invitation_by_token(token)
     if seat is None:
-        messages.error(request, "This invitation has already been used or does not exist.")
+        messages.error(request, INVITATION_GONE)
         return redirect("games-dashboard")
+    if not request.user.is_authenticated:
+        invitation_remember(request, token)
+        if request.method == "POST":
+            return redirect(f"{reverse('account_login')}?{urlencode({'next': request.path})}")
+        return render(request, "games/invite.html", _invite_context(request, seat))
     if request.method == "POST":
         try:
             invite_accept(token=token, user=request.user)
         except Refused as exc:
             messages.error(request, str(exc))
             return redirect("games-dashboard")
+        invitation_forget(request)
         messages.success(request, "You have taken your seat.")
         return redirect(seat.match)
-    return render(request, "games/invite.html", {"seat": seat, "match": seat.match})
+    return render(request, "games/invite.html", _invite_context(request, seat))
+
+
+def _invite_context(request: HtmxHttpRequest, seat: Seat) -> dict[str, Any]:
+    next_query = urlencode({"next": request.path})
+    return {
+        "seat": seat,
+        "match": seat.match,
+        "others": [s for s in seat.match.seats.select_related("user") if s.pk != seat.pk],
+        "signup_url": f"{reverse('account_signup')}?{urlencode({'next': request.path, 'email': seat.invite_email})}",
+        "login_url": f"{reverse('account_login')}?{next_query}",
+    }
+
+
+@require_POST
+def invite_decline(request: HtmxHttpRequest, token: str) -> HttpResponse:
+    """The invitee says no, with or without an account: the token in the link is what entitles them."""
+    seat = invitation_by_token(token)
+    if seat is None:
+        messages.error(request, INVITATION_GONE)
+        return redirect("games-dashboard")
+    try:
+        invite_decline_service(token=token)
+    except Refused as exc:
+        messages.error(request, str(exc))
+    else:
+        invitation_forget(request)
+        messages.info(request, f"You have declined the seat at {seat.match.title} #{seat.match.pk}.")
+    return redirect("games-dashboard")
+
+
+@login_required
+@require_POST
+def seat_manage(request: AuthedRequest, match_id: int, number: int, action: str) -> HttpResponse:
+    """The creator's controls for a seat of a waiting match: cancel or resend its invitation, invite, or a bot."""
+    match, _seat = match_for_viewer(match_id=match_id, user=request.user)
+    try:
+        if action == "cancel":
+            invite_cancel(match_id=match.pk, number=number, by=request.user)
+            messages.info(request, f"The invitation to seat {number + 1} is cancelled.")
+        elif action == "resend":
+            invite_resend(match_id=match.pk, number=number, by=request.user)
+            messages.info(request, f"The invitation to seat {number + 1} is on its way again.")
+        elif action == "bot":
+            seat_bot_put(match_id=match.pk, number=number, level=request.POST.get("level", "basic"), by=request.user)
+            messages.info(request, f"A bot takes seat {number + 1}.")
+        elif action == "invite":
+            form = SeatInviteForm(request.POST)
+            if not form.is_valid():
+                raise Refused("Give the email address to invite.")
+            seat_invite(match_id=match.pk, number=number, email=form.cleaned_data["email"], by=request.user)
+            messages.info(request, f"{form.cleaned_data['email']} is invited to seat {number + 1}.")
+        else:
+            raise Http404("No such action.")
+    except Refused as exc:
+        messages.error(request, str(exc))
+    return redirect(match)
+
+
+# --- the rules -------------------------------------------------------------
+
+
+@require_GET
+def rules(request: HtmxHttpRequest, game: str) -> HttpResponse:
+    """A game's rules, from the project's own rules page; open to visitors too."""
+    page = rules_page(game)
+    if page is None:
+        raise Http404("There is no such game.")
+    context = {"page": page, "game": game, "game_title": GAMES[game].TITLE, "games": _rules_games()}
+    return render(request, "games/rules.html", context)
+
+
+def _rules_games() -> list[tuple[str, str]]:
+    return [(name, module.TITLE) for name, module in sorted(GAMES.items())]
 
 
 # --- the table -------------------------------------------------------------
@@ -194,6 +316,19 @@ def chat(request: AuthedRequest, match_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def reclaim(request: AuthedRequest, match_id: int) -> HttpResponse:
+    """The player takes back the seat the bot played while they were absent."""
+    match = Match(pk=match_id)
+    try:
+        seat_reclaim(match=match, user=request.user)
+    except NotSeated as exc:
+        raise (Http404 if exc.private else PermissionDenied)(str(exc)) from None
+    messages.success(request, "Your seat is yours again: the bot has stopped playing for you.")
+    return _after_post(request, match, None)
+
+
+@login_required
 @require_GET
 def full_log(request: AuthedRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
@@ -260,6 +395,10 @@ def export(request: AuthedRequest, match_id: int) -> HttpResponse:
                             status=409, content_type="text/plain; charset=utf-8")
     actions = [{"seat": m["seat"], "action": m["action"]} for m in match.moves.values("seat", "action")]
     log = make_log(match.game, match.players, match.seed, match.options, actions, match.state)
+    # The engine counts seats from 0 and `python -m engine verify` reads them so; the table says "seat 1" for
+    # seat 0. Say so, and name each seat, beside the log (verify ignores keys it does not know).
+    log["seat_numbers"] = "0-based: seat 0 here is seat 1 at the table"
+    log["seats"] = [{"seat": s.number, "table_seat": s.number + 1, "name": s.name} for s in match.seat_list]
     response = JsonResponse(log, json_dumps_params={"indent": 1, "ensure_ascii": False})
     response["Content-Disposition"] = f'attachment; filename="parlour-{match.game}-{match.pk}.json"'
     return response

@@ -1,1 +1,324 @@
-"""Clubs, leagues, seasons and fixtures will live here (a later issue)."""
+"""Clubs, their leagues and seasons, the fixtures of a season and the standings they add up to.
+
+A fixture points at the match it is played as; ``games`` knows nothing of leagues. Results
+reach the standings once per fixture (``Fixture.counted_at`` is the claim), and every
+``Standing`` row is kept up to date by adding each counted result's contribution
+(``Fixture.result``), so a correction subtracts the old contribution and adds the new one.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.models import Seat
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=80, unique=True)
+    description = models.TextField(blank=True)
+    public = models.BooleanField(default=True, help_text="Anyone may read its leagues and join it.")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    class Role(models.TextChoices):
+        ORGANIZER = "organizer", "Organizer"
+        PLAYER = "player", "Player"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="membership_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+
+class ClubInvitation(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    email = models.EmailField()
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=16, choices=Membership.Role.choices, default=Membership.Role.PLAYER)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    expires_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.email} to {self.club}"
+
+
+class League(models.Model):
+    class Scoring(models.TextChoices):
+        PLACES = "places", "Points per place"
+        GAME_SCORE = "game_score", "The game's own score"
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(max_length=80)
+    slug = models.SlugField(max_length=80)
+    game = models.CharField(max_length=32)
+    options = models.JSONField(default=dict, blank=True)
+    table_size = models.PositiveSmallIntegerField()
+    # games.clocks.TimeControl.to_json(); None: turns have no time limit.
+    time_control = models.JSONField(null=True, blank=True)
+    timeout_bot_level = models.CharField(max_length=16, choices=Seat.BotLevel.choices, default=Seat.BotLevel.BASIC)
+    scoring = models.CharField(max_length=16, choices=Scoring.choices, default=Scoring.PLACES)
+    place_points = models.JSONField(default=list, blank=True, help_text="Points for 1st, 2nd, ... place.")
+    tiebreaks = models.JSONField(default=list, blank=True, help_text="Keys of leagues.tiebreaks.TIEBREAKS, in order.")
+    rated = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [models.UniqueConstraint(fields=["club", "slug"], name="league_unique_slug")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})"
+
+
+class Season(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        CLOSED = "closed", "Registration closed"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class RoundMode(models.TextChoices):
+        ALL = "all", "All rounds at once"
+        SEQUENTIAL = "sequential", "One round after another"
+
+    class Fill(models.TextChoices):
+        BOTS = "bots", "Bots fill the empty seats"
+        BYES = "byes", "Byes for those left over"
+
+    class Settle(models.TextChoices):
+        BOTS = "bots", "Bots play the match out"
+        AS_STANDS = "as_stands", "Scored as it stands"
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=80)
+    number = models.PositiveIntegerField()
+    starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    divisions = models.PositiveSmallIntegerField(default=1)
+    promote = models.PositiveSmallIntegerField(default=0, help_text="Moved up a division at the end.")
+    relegate = models.PositiveSmallIntegerField(default=0, help_text="Moved down a division at the end.")
+    rounds = models.PositiveSmallIntegerField(default=1)
+    round_mode = models.CharField(max_length=16, choices=RoundMode.choices, default=RoundMode.ALL)
+    fill = models.CharField(max_length=8, choices=Fill.choices, default=Fill.BOTS)
+    settle = models.CharField(max_length=16, choices=Settle.choices, default=Settle.BOTS)
+    seed = models.BigIntegerField(default=0, help_text="The fixtures' draw; a new one each time they are generated.")
+    previous = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next")
+    # Set by season_finish: from then on only an organizer's adjustment changes the standings.
+    frozen_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["league", "-number"]
+        constraints = [models.UniqueConstraint(fields=["league", "number"], name="season_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.league.name}: {self.name}"
+
+    @property
+    def is_frozen(self) -> bool:
+        return self.frozen_at is not None
+
+
+class Entrant(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="entrants")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="entries")
+    division = models.PositiveSmallIntegerField(default=1, help_text="1 is the top division.")
+    seed_rank = models.PositiveIntegerField(null=True, blank=True, help_text="Final rank in the previous season.")
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["division", "seed_rank", "pk"]
+        constraints = [models.UniqueConstraint(fields=["season", "user"], name="entrant_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.season}"
+
+
+class Round(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    division = models.PositiveSmallIntegerField(default=1)
+    # Sequential seasons: the round opens when the one before it ends, or on this date, whichever comes first.
+    opens_at = models.DateTimeField(null=True, blank=True)
+    play_by = models.DateTimeField(null=True, blank=True)
+    byes = models.JSONField(default=list, blank=True, help_text="Entrant ids who sit this round out.")
+    opened_at = models.DateTimeField(null=True, blank=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["season", "division", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "division", "number"], name="round_unique_number"),
+        ]
+        indexes = [
+            # The round sweep: open rounds past their date, unsettled rounds past "play by".
+            models.Index(fields=["play_by"], condition=Q(settled_at__isnull=True), name="round_unsettled"),
+            models.Index(fields=["opens_at"], condition=Q(opened_at__isnull=True), name="round_unopened"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of {self.season}"
+
+
+class Fixture(models.Model):
+    class How(models.TextChoices):
+        PLAYED = "played", "Played"
+        AS_STANDS = "as_stands", "Scored as it stood"
+        FORFEIT = "forfeit", "Forfeit"
+        ADJUSTED = "adjusted", "Adjusted"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
+    table_number = models.PositiveSmallIntegerField()
+    match = models.OneToOneField(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="fixture"
+    )
+    seats = models.JSONField(help_text="Entrant ids in seat order; null for a bot seat.")
+    # The claim: set once, by whoever adds the result to the standings first.
+    counted_at = models.DateTimeField(null=True, blank=True)
+    # What was added to the standings, per seat: places, scores, points, bot_moves, opponents_rating.
+    result = models.JSONField(null=True, blank=True)
+    how = models.CharField(max_length=16, choices=How.choices, blank=True)
+
+    class Meta:
+        ordering = ["round", "table_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "table_number"], name="fixture_unique_table"),
+        ]
+        indexes = [
+            # The results sweep looks only at uncounted fixtures with a match.
+            models.Index(fields=["match"], condition=Q(counted_at__isnull=True), name="fixture_uncounted"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table_number} of {self.round}"
+
+    @property
+    def season_id(self) -> int:
+        return self.round.season_id
+
+
+class Standing(models.Model):
+    """One entrant's line in the table, kept current by adding each counted result's contribution."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="standings")
+    entrant = models.OneToOneField(Entrant, on_delete=models.CASCADE, related_name="standing")
+    division = models.PositiveSmallIntegerField(default=1)
+    played = models.PositiveIntegerField(default=0)
+    points = models.FloatField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    game_score = models.FloatField(default=0)
+    bot_moves = models.PositiveIntegerField(default=0)
+    # The average opponents' rating is their sum over the opponents met, divided by how many.
+    opponents_rating_total = models.FloatField(default=0)
+    opponents_met = models.PositiveIntegerField(default=0)
+    # The last five results, oldest first: [{"fixture": id, "place": n, "of": table size}].
+    form = models.JSONField(default=list, blank=True)
+    # Points per round number, as {"1": 4.0, "2": 1.5}.
+    points_by_round = models.JSONField(default=dict, blank=True)
+    # Head-to-head: how this entrant fared against each opponent met, by the opponent's entrant id:
+    # {"12": 1.5} is one point for each table where it finished ahead of 12, half a point for level.
+    # Kept on the row (not a table of pairs) so the standings read it with the lines, in the same query.
+    meetings = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["season", "division"], name="standing_table")]
+
+    def __str__(self) -> str:
+        return f"{self.entrant}: {self.points:g}"
+
+    @property
+    def opponents_rating(self) -> float:
+        return self.opponents_rating_total / self.opponents_met if self.opponents_met else 0.0
+
+
+class AuditEntry(models.Model):
+    class Kind(models.TextChoices):
+        RESULT = "result", "Result"
+        FORFEIT = "forfeit", "Forfeit"
+        ADJUST = "adjust", "Adjustment"
+        SETTLE = "settle", "Settled"
+        ROUND = "round", "Round"
+        SEASON = "season", "Season"
+        PROMOTION = "promotion", "Promotion and relegation"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="audit")
+    at = models.DateTimeField(auto_now_add=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    text = models.CharField(max_length=500)
+    fixture = models.ForeignKey(Fixture, null=True, blank=True, on_delete=models.SET_NULL, related_name="audit")
+    data = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["season", "-at"], name="audit_season_at")]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class Rating(models.Model):
+    """A player's rating in one game, across every rated league."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings")
+    game = models.CharField(max_length=32)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="The rating shown: leagues.ratings.ordinal(mu, sigma).")
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="rating_unique_game")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.game}: {self.ordinal:.0f}"
+
+
+class RatingChange(models.Model):
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    fixture = models.ForeignKey(Fixture, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    delta = models.FloatField(default=0, help_text="The change of the shown rating.")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rating", "at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.rating}: {self.delta:+.1f}"

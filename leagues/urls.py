@@ -1,5 +1,41 @@
-"""Leagues arrive in a later issue; the app is registered now so its URLs and migrations have a home."""
+"""League pages under /leagues/: a club at c/<club>/, its leagues at c/<club>/l/<league>/, seasons by number.
 
-from django.urls import URLPattern
+The c/ and l/ prefixes keep any slug from shadowing a page (a club called "Invite", a league called "Members").
+"""
 
-urlpatterns: list[URLPattern] = []
+from django.urls import include, path
+
+from leagues import views
+
+season = [
+    path("", views.season_detail, name="leagues-season"),
+    path("registration/", views.season_registration, name="leagues-season-registration"),
+    path("register/", views.season_register, name="leagues-season-register"),
+    path("withdraw/", views.season_withdraw, name="leagues-season-withdraw"),
+    path("fixtures/", views.fixtures, name="leagues-fixtures"),
+    path("fixtures/generate/", views.fixtures_generate, name="leagues-fixtures-generate"),
+    path("start/", views.season_start, name="leagues-season-start"),
+    path("organize/", views.season_organize, name="leagues-season-organize"),
+    path("tables/<int:fixture_id>/result/", views.result, name="leagues-result"),
+    path("finish/", views.season_finish, name="leagues-season-finish"),
+    path("standings/", views.standings, name="leagues-standings"),
+    path("standings.csv", views.standings_export, {"fmt": "csv"}, name="leagues-standings-csv"),
+    path("standings.json", views.standings_export, {"fmt": "json"}, name="leagues-standings-json"),
+    path("players/<int:user_id>/", views.player, name="leagues-player"),
+]
+
+urlpatterns = [
+    path("", views.clubs, name="leagues-clubs"),
+    path("clubs/new/", views.club_create, name="leagues-club-create"),
+    path("invite/<str:token>/", views.invite, name="leagues-invite"),
+    path("c/<slug:club_slug>/", views.club_detail, name="leagues-club"),
+    path("c/<slug:club_slug>/join/", views.club_join, name="leagues-club-join"),
+    path("c/<slug:club_slug>/invite/", views.club_invite, name="leagues-club-invite"),
+    path("c/<slug:club_slug>/members/", views.members, name="leagues-members"),
+    path("c/<slug:club_slug>/members/<int:user_id>/role/", views.member_role, name="leagues-member-role"),
+    path("c/<slug:club_slug>/members/<int:user_id>/remove/", views.member_remove, name="leagues-member-remove"),
+    path("c/<slug:club_slug>/new-league/", views.league_create, name="leagues-league-create"),
+    path("c/<slug:club_slug>/l/<slug:league_slug>/", views.league_detail, name="leagues-league"),
+    path("c/<slug:club_slug>/l/<slug:league_slug>/seasons/new/", views.season_create, name="leagues-season-create"),
+    path("c/<slug:club_slug>/l/<slug:league_slug>/<int:number>/", include(season)),
+]

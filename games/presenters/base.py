@@ -165,6 +165,48 @@ class Presenter:
             return f"You won{' (shared)' if shared else ''} (1st of {len(places)})."
         return f"You came {ordinal(place)}{' (shared)' if shared else ''} of {len(places)}."
 
+    # Above the scores column of the result table: what the score counts in this game.
+    score_heading: ClassVar[str] = "Score"
+
+    def team_names(self, outcome: dict[str, Any], names: list[str]) -> list[str]:
+        """Each seat's team as its players' names; empty strings in a game without teams."""
+        return ["" for _ in names]
+
+    def result_table(
+        self, outcome: dict[str, Any] | None, names: list[str], reader: int | None
+    ) -> list[dict[str, Any]]:
+        """The final standings, best place first: place ("1st", "2nd (shared)"), player, score, team."""
+        outcome = outcome or {}
+        places, scores = outcome.get("places") or [], outcome.get("scores") or []
+        teams = self.team_names(outcome, names)
+        rows = []
+        for seat, place in enumerate(places):
+            if not isinstance(place, int) or seat >= len(names):
+                continue
+            shared = places.count(place) > 1
+            rows.append(
+                {
+                    "place": place,
+                    "place_text": ordinal(place) + (" (shared)" if shared else ""),
+                    "name": names[seat],
+                    "score": self.score_text(scores[seat]) if seat < len(scores) else "",
+                    "team": teams[seat] if seat < len(teams) else "",
+                    "me": seat == reader,
+                }
+            )
+        return sorted(rows, key=lambda row: row["place"])
+
+    def result_summary(self, outcome: dict[str, Any] | None, names: list[str], reader: int | None) -> dict[str, str]:
+        """For a list of matches: the reader's place ("2nd of 4") and who won ("Dora & Bot 3")."""
+        rows = self.result_table(outcome, names, reader)
+        mine = next((row for row in rows if row["me"]), None)
+        winners = [row["name"] for row in rows if row["place"] == 1]
+        return {"place": f"{mine['place_text']} of {len(rows)}" if mine else "", "winners": " & ".join(winners)}
+
+    def showdown(self, outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+        """The last hand laid open at the end, for games that have one (Rapscallion's best fives)."""
+        return None
+
     # --- moves ----------------------------------------------------------------
 
     def action_label(self, action: dict[str, Any], view: dict[str, Any] | None = None) -> str:
@@ -311,12 +353,46 @@ class Presenter:
         over = match.is_over
         return {
             "seats": self.seats(table, viewer_id=viewer_id),
-            "log": [log_line(m, names, reader=reader, over=over) for m in table.moves],
+            # "mine": the reader's own clicks, which parlour.js does not read out to them again.
+            "log": [
+                {**log_line(m, names, reader=reader, over=over), "mine": reader is not None and m.get("seat") == reader}
+                for m in table.moves
+            ],
             "turn": self.turn(view, table.legal),
             "result": self.result_line(view, reader, names) if over else "",
+            "result_table": self.result_table(match.outcome or view.get("outcome"), names, reader) if over else [],
+            "score_heading": self.score_heading,
+            "showdown": self.showdown(match.outcome or view.get("outcome"), names) if over else None,
             "board": self.board(view, names),
             "board_template": self.board_template,
             "details_template": self.details_template,
+            **(self.waiting_context(table, viewer_id=viewer_id) if match.status == "waiting" else {}),
+        }
+
+    def waiting_context(self, table: Any, *, viewer_id: int | None) -> dict[str, Any]:
+        """A match waiting for players shows no cards: the deal exists, but nothing of it is shown until all sit.
+
+        The seats instead, with the creator's controls for those not taken (the seat list shows the creator, and only
+        the creator, the invited address).
+        """
+        creator = viewer_id is not None and table.match.created_by_id == viewer_id
+        seats = [
+            {
+                "number": seat.number,
+                "name": seat.name,
+                "joined": seat.joined,
+                "invited": bool(seat.invite_token),
+            }
+            for seat in table.seats
+        ]
+        return {
+            "turn": {"moves": False, "hand": None, "hand_group": None, "bidding_cards": None, "groups": []},
+            "seats": [{**row, "acting": False, "score": ""} for row in self.seats(table, viewer_id=viewer_id)],
+            "board": {},
+            "board_template": "games/_waiting.html#board",
+            "details_template": "games/_waiting.html#details",
+            "waiting_seats": seats,
+            "may_manage": creator,
         }
 
     # --- the board -------------------------------------------------------------

@@ -10,6 +10,28 @@ from games.presenters.base import Presenter
 class RapscallionPresenter(Presenter):
     board_template = "games/tables/rapscallion.html#board"
     details_template = "games/tables/rapscallion.html#details"
+    score_heading = "Points"
+
+    def showdown(self, outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+        """The last hand's showdown: each player's best five, its category, the side bet and the points."""
+        last = (outcome or {}).get("last_hand")
+        if not isinstance(last, dict):
+            return None
+        winner = last.get("side_bet_winner")
+        rows = [
+            {
+                "name": names[n] if n < len(names) else str(n),
+                "five": list(s.get("five") or []),
+                "category": s.get("category", ""),
+                "side_bet": s.get("side_bet", ""),
+                "side_bet_won": n == winner,
+                "total": s.get("total", 0),
+            }
+            for n, s in enumerate(last.get("seats") or [])
+            if isinstance(s, dict)
+        ]
+        hand = last.get("hand_no")
+        return {"hand": hand + 1 if isinstance(hand, int) else "", "rows": rows}
 
     def is_back(self, code: str) -> bool:
         return code == self.engine.HIDDEN

@@ -30,6 +30,7 @@ class RenfieldPresenter(Presenter):
     board_template = "games/tables/renfield.html#board"
     details_template = "games/tables/renfield.html#details"
     scores_are_money = True
+    score_heading = "Won or lost"
 
     def suit_name(self, suit: str) -> str:
         return self.engine.SUIT_NAMES.get(suit, suit)
@@ -119,12 +120,40 @@ class RenfieldPresenter(Presenter):
             {**h, "winner_names": " & ".join(seat_name(s, names) for s in h.get("winners") or [])}
             for h in view.get("history") or []
         ]
+        trick = self.trick_board(view, names)
+        table = view.get("table") or {}
+        for play in [*trick["plays"], *((trick["last"] or {}).get("plays") or [])]:
+            worth = self.card_worth(play["card"].get("code", ""), table)
+            play["note"] = f"{play['note']} · {worth}" if play["note"] and worth else play["note"] or worth
         return {
             "suit_order": self.suit_order(view.get("order") or []),
             "rules": self.rules_line(view),
-            "trick": self.trick_board(view, names),
+            "trick": trick,
             "history": history,
+            "values": self.value_rows(table),
         }
+
+    def card_worth(self, code: str, table: dict[str, Any]) -> str:
+        """What a card costs the one who takes it: "2 bugs, $1" (key cards and unknown codes: nothing)."""
+        row = table.get(code[:1]) if code else None
+        rank = int(code[1:]) if code[1:].isdigit() else 0
+        if not isinstance(row, dict) or not 1 <= rank < len(row.get("bugs") or []):
+            return ""
+        bugs, dollars = row["bugs"][rank], row["dollars"][rank]
+        return f"{bugs} bug{'s' if bugs != 1 else ''}, ${dollars}"
+
+    def value_rows(self, table: dict[str, Any]) -> dict[str, Any]:
+        """The deck's printed values by rank: one column pair when every suit has the same, else one per suit."""
+        suits = [s for s in self.engine.SUITS if isinstance(table.get(s), dict)]
+        if not suits:
+            return {"suits": [], "rows": []}
+        same = all(table[s] == table[suits[0]] for s in suits)
+        shown = suits[:1] if same else suits
+        rows = [
+            {"rank": rank, "cells": [(table[s]["bugs"][rank], table[s]["dollars"][rank]) for s in shown]}
+            for rank in range(1, len(table[suits[0]]["bugs"]))
+        ]
+        return {"suits": [] if same else [self.suit_name(s) for s in shown], "rows": rows}
 
 
 PRESENTER = RenfieldPresenter

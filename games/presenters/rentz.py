@@ -10,6 +10,7 @@ from games.presenters.base import Presenter, ordinal, seat_name
 class RentzPresenter(Presenter):
     board_template = "games/tables/rentz.html#board"
     details_template = "games/tables/rentz.html#details"
+    score_heading = "Points"
 
     def mini_title(self, key: str | None) -> str:
         return self.engine.MINI_TITLES.get(key, str(key).replace("_", " ").capitalize()) if key else ""

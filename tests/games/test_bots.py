@@ -26,7 +26,7 @@ def _bot_to_act(game: str) -> tuple[Match, int]:
 def test_a_bot_sees_only_its_own_view(game: str) -> None:
     match, seat = _bot_to_act(game)
     expected_view = match.engine.view(match.state, seat)
-    with mock.patch("games.tasks.choose", side_effect=choose) as spy:
+    with mock.patch("games.services.choose", side_effect=choose) as spy:  # the bots' one way to choose
         assert tasks.bot_move(match.pk, seat, match.version) is True
     (_game, _level, view, legal), _kwargs = spy.call_args
     assert view == expected_view and "hand" in view

@@ -10,6 +10,7 @@ the test's tmp dir so that CI exercises the same path without touching the tree.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,20 +19,24 @@ from django.test import Client
 
 from engine import GAMES
 from games.models import Match
+from games.presenters import ordinal
 from games.services import move_submit
 from tests.games.browser_helpers import (
     CHROMIUM,
     DESKTOP,
     PHONE,
     SCREENSHOT_MAX_BYTES,
+    STEP_TIMEOUT_MS,
     confirmation_link,
     launch,
+    play_one_move,
     play_to_the_end,
     screenshot_dir,
     shown_cards,
     sign_in_as,
     strings_in,
     table_screenshot,
+    wait_for_turn_or_end,
 )
 from tests.games.factories import UserFactory, make_match
 
@@ -41,8 +46,9 @@ MISSING_CHROMIUM = f"needs Debian's chromium at {CHROMIUM} (apt-get install chro
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.slow,
-    pytest.mark.skipif(not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"},
-                       reason=MISSING_CHROMIUM),
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"}, reason=MISSING_CHROMIUM
+    ),
 ]
 
 # Moves the human makes before the screenshot, so the table shows a trick or bids in progress.
@@ -126,7 +132,7 @@ def test_sign_up_play_karnoffel_against_three_bots_to_the_end(browser, site: str
     moves = play_to_the_end(page)
 
     panel = page.locator("#turn-panel").inner_text()
-    assert "The match is over." in panel and "Places:" in panel, panel
+    assert "The match is over." in panel and "Final standings" in panel, panel
     page.screenshot(path=str(tmp_path / "karnoffel-finished.png"))  # for diagnosis only, never committed
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.outcome is not None
@@ -135,8 +141,9 @@ def test_sign_up_play_karnoffel_against_three_bots_to_the_end(browser, site: str
     # A hand is won with three tricks, so the human played at least three cards (the last ones may be forced).
     assert match.moves.filter(seat=0).count() >= 3
     names = [s.name for s in match.seats.order_by("number")]
-    for name, place in zip(names, match.outcome["places"]):
-        assert f"{name} {place}" in panel, f"the result should show {name}'s place {place}: {panel}"
+    for name, place in zip(names, match.outcome["places"], strict=True):
+        row = re.compile(rf"{ordinal(place)}( \(shared\))?\s+{re.escape(name)}")
+        assert row.search(panel), f"the result table should show {name} in place {place}: {panel}"
     # Coming back later, the finished table reveals the seed so the deal can be checked.
     page.reload()
     assert "The match is over." in page.locator("#turn-panel").inner_text()
@@ -167,7 +174,9 @@ def _match_mid_play(game: str) -> tuple[Match, Client]:
 def test_table_page_screenshots(browser, site: str, tmp_path: Path, game: str) -> None:
     match, client = _match_mid_play(game)
     match.refresh_from_db()
-    assert match.status == Match.Status.ACTIVE, f"{game} ended during the set-up moves; the screenshot needs a live table"
+    assert match.status == Match.Status.ACTIVE, (
+        f"{game} ended during the set-up moves; the screenshot needs a live table"
+    )
     assert 0 in match.engine.to_act(match.state), f"{game}: the bots should have played up to the human's turn"
     target = screenshot_dir(tmp_path)
     for label, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
@@ -189,3 +198,80 @@ def test_table_page_screenshots(browser, site: str, tmp_path: Path, game: str) -
         size = table_screenshot(page, target / f"{game}-{label}.png")
         context.close()
         assert 0 < size < SCREENSHOT_MAX_BYTES, f"{game}-{label}.png is {size} bytes, over the 300 KB budget"
+
+
+# --- the log keeps the newest in sight and the reader's place (issue 13) ------------------------------
+
+# The line at the top of a scroll box and how far below the box's top edge it sits, as parlour.js measures it.
+BOX_PLACE = """(id) => {
+    const box = document.getElementById(id);
+    const line = [...box.children].find(li => li.offsetTop + li.offsetHeight > box.scrollTop);
+    return {top: box.scrollTop, key: line.dataset.key, offset: line.offsetTop - box.scrollTop,
+            scrollable: box.scrollHeight > box.clientHeight + 20};
+}"""
+NEWEST_IN_SIGHT = """() => {
+    const box = document.getElementById("log-lines"), newest = box.querySelector("li[data-key]");
+    const line = newest.getBoundingClientRect(), frame = box.getBoundingClientRect();
+    return line.top >= frame.top - 1 && line.bottom <= frame.bottom + 1 && line.bottom <= window.innerHeight;
+}"""
+NEWEST_KEY = "() => Number(document.querySelector('#log-lines > li[data-key]').dataset.key)"
+# As a function, not an expression: Playwright evaluates an expression with eval, which the site's CSP refuses.
+NEWER_THAN = "(seen) => Number(document.querySelector('#log-lines > li[data-key]').dataset.key) > seen"
+
+
+def _long_match_on_my_turn(user) -> Match:  # noqa: ANN001
+    """Rentz against bots, well past the 30 lines the log shows, stopped on the human's turn."""
+    match = make_match("rentz", users=[user], level="random")
+    while True:
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE, "the set-up ended the match"
+        if match.version > 45 and 0 in match.engine.to_act(match.state):
+            return match
+        action = match.engine.legal_actions(match.state, 0)[0]
+        move_submit(match=match, user=user, seat=0, action=action, version=match.version)
+
+
+def test_the_log_shows_the_newest_moves_and_a_refresh_keeps_the_readers_place(browser, site: str) -> None:
+    player = UserFactory(display_name="Mover")
+    match = _long_match_on_my_turn(player)
+    watcher, mover = Client(), Client()
+    watcher.force_login(UserFactory(display_name="Watcher"))
+    mover.force_login(player)
+    watching = browser.new_context(viewport=DESKTOP)
+    sign_in_as(watching, site, watcher.cookies["sessionid"].value)
+    playing = browser.new_context(viewport=DESKTOP)
+    sign_in_as(playing, site, mover.cookies["sessionid"].value)
+    page, table = watching.new_page(), playing.new_page()
+    page.goto(f"{site}{match.get_absolute_url()}")
+    table.goto(f"{site}{match.get_absolute_url()}")
+
+    assert page.evaluate(NEWEST_IN_SIGHT), "the newest move must be in sight without scrolling"
+    assert page.evaluate(NEWEST_KEY) == match.version
+
+    # The watcher scrolls down the log to read older moves; the player moves; the watcher's page refreshes.
+    page.evaluate("document.getElementById('log-lines').scrollTop = 40")
+    place = page.evaluate(BOX_PLACE, "log-lines")
+    assert place["scrollable"] and place["top"] == 40, place
+    newest = page.evaluate(NEWEST_KEY)
+    play_one_move(table)
+    page.wait_for_function(NEWER_THAN, arg=newest, timeout=STEP_TIMEOUT_MS)
+
+    after = page.evaluate(BOX_PLACE, "log-lines")
+    assert after["key"] == place["key"] and abs(after["offset"] - place["offset"]) <= 2, (place, after)
+    assert after["top"] > place["top"], "the new lines above pushed the reader's line down; the box follows it"
+    page.wait_for_function("() => document.getElementById('announcer').textContent.length > 0")
+    spoken = page.locator("#announcer").inner_text()
+    newest_line = page.locator("#log-lines > li[data-key] b").first.inner_text()
+    assert newest_line in spoken, f"the watcher hears the newest move ({newest_line}): {spoken!r}"
+
+    # Back at the top, the reader sees each new move arrive.
+    page.evaluate("document.getElementById('log-lines').scrollTop = 0")
+    newest = page.evaluate(NEWEST_KEY)
+    if wait_for_turn_or_end(table):
+        pytest.skip("the match ended before the second move")  # a Rentz match runs 20 hands: not expected
+    play_one_move(table)
+    page.wait_for_function(NEWER_THAN, arg=newest, timeout=STEP_TIMEOUT_MS)
+    assert page.evaluate("document.getElementById('log-lines').scrollTop") == 0
+    assert page.evaluate(NEWEST_IN_SIGHT)
+    watching.close()
+    playing.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
 
@@ -12,7 +13,7 @@ from engine import get_game
 from games.forms import MatchCreateForm
 from games.models import Mail, Match
 from tests.games.conftest import login
-from tests.games.factories import UserFactory, game_names
+from tests.games.factories import UserFactory, game_names, make_match
 
 pytestmark = pytest.mark.django_db
 GAMES = game_names()
@@ -22,7 +23,7 @@ def _defaults(game: str, players: int) -> dict[str, Any]:
     """What a browser posts for the untouched form."""
     form = MatchCreateForm(game=get_game(game))
     data: dict[str, Any] = {"players": players}
-    for name, field in form.fields.items():
+    for name in form.fields:
         initial = form[name].initial
         if name == "players" or initial is None:
             continue
@@ -87,10 +88,10 @@ def test_the_lobby_needs_a_login() -> None:
     assert not Match.objects.exists()
 
 
-def test_an_invitee_signs_up_and_lands_in_the_seat(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_an_invitee_who_is_not_logged_in_sees_who_invites_them_to_what(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
     game = GAMES[0]
     module = get_game(game)
-    creator = UserFactory()
+    creator = UserFactory(display_name="Dora")
     data = _defaults(game, module.MIN_PLAYERS)
     data.update({"seat_1_kind": "email", "seat_1_email": "newcomer@example.com"})
     for n in range(2, module.MIN_PLAYERS):
@@ -103,9 +104,11 @@ def test_an_invitee_signs_up_and_lands_in_the_seat(django_capture_on_commit_call
     seat = match.seats.get(number=1)
     link = reverse("games-invite", args=[seat.invite_token])
     assert link in invite.body
-    # Not logged in: allauth's login page, which comes back here afterwards.
-    anonymous = Client().get(link)
-    assert anonymous.status_code == 302 and f"next={link}" in anonymous["Location"].replace("%2F", "/")
+    page = Client().get(link)
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert "“Dora”" in text and f"seat 2 of a {module.MIN_PLAYERS}-player match of {module.TITLE}" in text
+    assert "email=newcomer%40example.com" in text  # the sign-up link fills in the address
     newcomer = UserFactory(email="newcomer@example.com")
     client = login(newcomer)
     assert client.get(link).status_code == 200
@@ -115,27 +118,74 @@ def test_an_invitee_signs_up_and_lands_in_the_seat(django_capture_on_commit_call
     assert seat.user == newcomer and seat.joined and match.status == Match.Status.ACTIVE
     # The link is used up.
     again = login(UserFactory()).post(link, follow=True)
-    assert "already been used" in str(list(again.context["messages"])[0])
+    assert "no longer valid" in str(list(again.context["messages"])[0])
 
 
-def test_an_existing_user_invited_by_email_is_told_and_must_accept(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_an_invitation_shows_on_the_dashboard_of_the_verified_address(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
     game = GAMES[0]
     module = get_game(game)
-    friend = UserFactory()
+    friend = UserFactory()  # the factory confirms the account's address
+    assert EmailAddress.objects.filter(user=friend, email=friend.email, verified=True).exists()
+    unverified = UserFactory()
+    EmailAddress.objects.create(user=unverified, email="second@example.com", verified=False, primary=False)
     data = _defaults(game, module.MIN_PLAYERS)
-    data.update({"seat_1_kind": "email", "seat_1_email": friend.email})
-    for n in range(2, module.MIN_PLAYERS):
+    data.update({"seat_1_kind": "email", "seat_1_email": friend.email.upper()})
+    data.update({"seat_2_kind": "email", "seat_2_email": "second@example.com"})
+    for n in range(3, module.MIN_PLAYERS):
         data[f"seat_{n}_kind"] = "bot"
     with django_capture_on_commit_callbacks(execute=True):
         login(UserFactory()).post(reverse("games-create") + f"?game={game}", data)
     match = Match.objects.get()
-    assert match.seats.get(number=1).user == friend
-    assert Mail.objects.filter(user=friend, dedupe_key__startswith="invite:").exists()
+    assert match.seats.get(number=1).user is None  # not linked: the address is what is invited
     dashboard = login(friend).get(reverse("games-dashboard"))
     assert [s.match_id for s in dashboard.context["invitations"]] == [match.pk]
-    # Someone else holding the link cannot take a seat meant for the friend.
-    token = match.seats.get(number=1).invite_token
-    page = login(UserFactory()).post(reverse("games-invite", args=[token]), follow=True)
-    assert "another player" in str(list(page.context["messages"])[0])
-    match.refresh_from_db()
-    assert match.status == Match.Status.WAITING
+    assert reverse("games-invite", args=[match.seats.get(number=1).invite_token]) in dashboard.content.decode()
+    # An address not confirmed is no proof of owning it.
+    assert login(unverified).get(reverse("games-dashboard")).context["invitations"] == []
+
+
+# --- the landing page, times ---------------------------------------------------------------------
+
+
+def test_the_landing_page_tells_a_newcomer_what_the_site_is() -> None:
+    text = Client().get(reverse("games-dashboard")).content.decode()
+    for game in GAMES:
+        assert reverse("games-rules", args=[game]) in text
+    assert "img/table-karnoffel" in text and 'alt="A Karnoffel table' in text
+    assert "How correspondence play works" in text
+    assert reverse("account_signup") in text
+
+
+def test_times_are_absolute_in_the_readers_zone_with_how_long_ago() -> None:
+    from datetime import timedelta
+
+    from django.template import Context, Template
+    from django.utils import timezone
+
+    value = timezone.now() - timedelta(hours=3)
+    with timezone.override("Asia/Tokyo"):
+        text = Template("{% load times %}{% when value %}").render(Context({"value": value}))
+    local = timezone.localtime(value, timezone=__import__("zoneinfo").ZoneInfo("Asia/Tokyo"))
+    assert f'datetime="{value.isoformat()}"' in text
+    assert local.strftime("%H:%M") in text and "JST" in text
+    assert "3\xa0hours ago" in text
+    old = timezone.now() - timedelta(days=400)
+    assert "ago" not in Template("{% load times %}{% when value %}").render(Context({"value": old}))
+
+
+def test_the_dashboard_rows_show_times_in_the_players_zone() -> None:
+    user = UserFactory(time_zone="America/New_York")
+    make_match(GAMES[0], users=[user], bots=get_game(GAMES[0]).MIN_PLAYERS - 1)
+    text = login(user).get(reverse("games-dashboard")).content.decode()
+    assert "<time datetime=" in text and ("EST" in text or "EDT" in text) and "ago)" in text
+
+
+def test_the_time_zone_list_is_region_and_city_names() -> None:
+    from accounts.timezones import time_zone_choices, time_zone_names
+
+    names = time_zone_names()
+    assert "Europe/Berlin" in names and "America/Argentina/Buenos_Aires" in names and names[0] == "UTC"
+    for odd in ("Factory", "localtime", "posixrules", "Etc/GMT+3", "US/Pacific", "EST5EDT"):
+        assert odd not in names
+    assert list(names[1:]) == sorted(names[1:])
+    assert ("America/New_York", "America/New York") in time_zone_choices()

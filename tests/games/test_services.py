@@ -270,8 +270,9 @@ def test_it_waits_for_an_invited_player_and_starts_when_they_accept() -> None:
     match = match_create(game=game, players=players, options={}, created_by=creator, seats=seats)
     assert match.status == Match.Status.WAITING
     seat = match.seats.get(number=1)
-    assert seat.user == friend and not seat.joined and seat.invite_token
-    with pytest.raises(Refused, match="another player"):
+    # Not linked to the account with that address (that would tell the creator it exists): the link is the key.
+    assert seat.user is None and not seat.joined and seat.invite_token
+    with pytest.raises(Refused, match="already have a seat"):
         invite_accept(token=seat.invite_token, user=creator)
     match.refresh_from_db()
     assert match.status == Match.Status.WAITING
@@ -460,7 +461,9 @@ def test_a_bot_turn_is_queued_after_commit_never_played_inline(settings, django_
     match.refresh_from_db()
     assert not match.moves.filter(kind=Move.Kind.BOT).exists()
     to_act = match.engine.to_act(match.state)
-    assert queued.call_args_list == [mock.call((match.pk, seat, match.version), retry=False) for seat in to_act]
+    # After a short delay (BOT_MOVE_DELAY_SECONDS, 2 by default), so that a player sees bot moves land one by one.
+    expected = [mock.call((match.pk, seat, match.version), retry=False, countdown=2) for seat in to_act]
+    assert queued.call_args_list == expected
 
 
 @pytest.mark.django_db(transaction=True)  # each bot move commits and queues the next from its on-commit callback

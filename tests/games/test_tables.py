@@ -410,9 +410,10 @@ def test_log_lines_start_with_the_player_and_read_as_words(game: str) -> None:
     play_engine_moves(match, 60, seed=4)
     page = _page(login(UserFactory()), match)
     names = _names(match)
-    lines = re.findall(r'<li value="\d+" class="kind-\w+"><b>([^<]*)</b> ([^<]*)', page)
+    lines = re.findall(r'<li value="\d+" data-key="\d+" class="kind-\w+"[^>]*><b>([^<]*)</b> ([^<]*)', page)
     assert len(lines) == len(match.recent_moves)
-    for (name, text), move in zip(lines, match.recent_moves, strict=True):
+    # Newest first (issue 13): the latest moves are in sight without scrolling.
+    for (name, text), move in zip(lines, reversed(match.recent_moves), strict=True):
         assert html_lib.unescape(name) == names[move["seat"]] and html_lib.unescape(text).strip() == move["text"]
         words = re.findall(r"[\w-]+", move["text"])
         codes = [

@@ -1,4 +1,4 @@
-"""Leagues come in a later issue; until then the app is installed without models and owns an empty /leagues/.
+"""The leagues app owns /leagues/: the club list answers there, and every league page lives under it.
 
 That it migrates cleanly is checked for every app by ``tests/test_project.py`` (``makemigrations --check``).
 """
@@ -7,25 +7,44 @@ from __future__ import annotations
 
 import pytest
 from django.apps import apps
-from django.urls import URLResolver, get_resolver, resolve
-from django.urls.exceptions import Resolver404
+from django.urls import URLResolver, get_resolver, resolve, reverse
 
 import leagues.urls
+from leagues import views
 
 
-def test_it_is_installed_without_models_yet() -> None:
+def test_it_is_installed() -> None:
     assert apps.is_installed("leagues")
-    assert list(apps.get_app_config("leagues").get_models()) == []
 
 
-def test_it_owns_the_leagues_prefix_but_serves_nothing_yet() -> None:
-    # A 404 alone would pass with the prefix unmounted: check that /leagues/ leads to the app's own URLs.
+def test_it_owns_the_leagues_prefix() -> None:
+    # Check that /leagues/ leads to the app's own URLs, not merely that some view answers there.
     mounted = [
         p.urlconf_module
         for p in get_resolver().url_patterns
         if isinstance(p, URLResolver) and str(p.pattern) == "leagues/"
     ]
     assert mounted == [leagues.urls]
-    assert leagues.urls.urlpatterns == []
-    with pytest.raises(Resolver404):
-        resolve("/leagues/")
+    assert resolve("/leagues/").func is views.clubs
+    assert reverse("leagues-clubs") == "/leagues/"
+
+
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("leagues-club", ["tuesday"]),
+        ("leagues-league", ["tuesday", "members"]),
+        ("leagues-standings", ["invite", "members", 3]),
+        ("leagues-invite", ["tok3n"]),
+    ],
+)
+def test_every_page_lives_under_the_prefix_and_no_slug_shadows_another_page(name: str, args: list[object]) -> None:
+    # A club called "Invite" or a league called "Members" must still reach its own page.
+    path = reverse(name, args=args)
+    assert path.startswith("/leagues/")
+    assert resolve(path).url_name == name
+
+
+def test_the_invitation_link_has_the_name_the_services_mail() -> None:
+    # leagues.services.invitation_url reverses "leagues-invite" with the token.
+    assert resolve(reverse("leagues-invite", args=["abc"])).func is views.invite

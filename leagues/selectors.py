@@ -1,0 +1,321 @@
+"""Reads: standings with every tie-break, a player's season, the fixtures on a dashboard, who may see what.
+
+``standings_for`` reads the season's ``Standing`` rows (kept current as results come in),
+the players' ratings and, when head-to-head is reached with players still tied, their
+meetings: two or three queries, however big the season.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import User
+from games.models import Match
+from leagues import tiebreaks
+from leagues.models import (
+    AuditEntry,
+    Club,
+    Entrant,
+    Fixture,
+    Membership,
+    Rating,
+    RatingChange,
+    Round,
+    Season,
+    Standing,
+)
+
+# The tie-break keys and the Line attribute each compares (head-to-head compares meetings instead).
+LINE_FIELDS = {
+    "points": "points",
+    "wins": "wins",
+    "game_score": "game_score",
+    "opponents_rating": "opponents_rating",
+    "fewest_bot_moves": "bot_moves",
+}
+HEAD_TO_HEAD = "head_to_head"
+
+
+@dataclass
+class StandingRow:
+    """One line of the standings table, ready for a template."""
+
+    rank: int
+    entrant_id: int
+    user_id: int
+    name: str
+    division: int
+    played: int
+    points: float
+    wins: int
+    game_score: float
+    bot_moves: int
+    opponents_rating: float
+    rating: float | None
+    form: list[dict[str, Any]]
+    points_by_round: list[float]
+    # Head-to-head points among those tied with this player when it was reached; None when not tied.
+    head_to_head: float | None = None
+    shared: bool = False  # the rank is shared with the line above or below
+
+    @property
+    def cumulative(self) -> list[float]:
+        total, out = 0.0, []
+        for points in self.points_by_round:
+            total += points
+            out.append(total)
+        return out
+
+    def value(self, key: str) -> float | None:
+        """The row's value for a tie-break key, for a column per tie-break."""
+        if key == HEAD_TO_HEAD:
+            return self.head_to_head
+        return getattr(self, LINE_FIELDS.get(key, key), None)
+
+
+STANDING_VALUES = (
+    *("entrant_id", "division", "played", "points", "wins", "game_score", "bot_moves"),
+    *("opponents_rating_total", "opponents_met", "form", "points_by_round"),
+    *("entrant__user_id", "entrant__user__display_name", "entrant__user__email"),
+)
+
+
+def standings_for(*, season: Season, division: int | None = None) -> list[StandingRow]:
+    """The season's standings (one division, or all ranked together), best first, with shared ranks.
+
+    Two queries (the lines, the ratings) and a third for the meetings of those tied when head-to-head
+    is reached; one more for ``season.league`` unless it was selected with the season. The lines are read as plain values: a season of hundreds builds no model instances.
+    """
+    league = season.league
+    query = Standing.objects.filter(season=season)
+    if division is not None:
+        query = query.filter(division=division)
+    standings = {v["entrant_id"]: v for v in query.values(*STANDING_VALUES)}
+    shown = dict(
+        Rating.objects.filter(game=league.game, user__entries__season=season).values_list("user_id", "ordinal")
+    )
+    order = list(league.tiebreaks) or ["points"]
+    lines = [_line(v) for v in standings.values()]
+    meetings = _meetings(season, lines, order)
+    ranked = tiebreaks.rank(lines, order, meetings)
+    h2h = _head_to_head(lines, order, meetings)
+    ranks = [rank for rank, _ in ranked]
+    rounds = [str(n) for n in range(1, season.rounds + 1)]
+    rows = []
+    for i, (rank, line) in enumerate(ranked):
+        v = standings[line.player]
+        user_id = v["entrant__user_id"]
+        by_round = v["points_by_round"]
+        rows.append(
+            StandingRow(
+                rank=rank,
+                entrant_id=line.player,
+                user_id=user_id,
+                name=_name(user_id, v["entrant__user__display_name"], v["entrant__user__email"]),
+                division=v["division"],
+                played=v["played"],
+                points=v["points"],
+                wins=v["wins"],
+                game_score=v["game_score"],
+                bot_moves=v["bot_moves"],
+                opponents_rating=line.opponents_rating,
+                rating=shown.get(user_id),
+                form=v["form"],
+                points_by_round=[by_round.get(n, 0.0) for n in rounds],
+                head_to_head=h2h.get(line.player),
+                shared=_shared(ranks, i),
+            )
+        )
+    return rows
+
+
+def _name(pk: int, display_name: str, email: str) -> str:
+    """The player's name as ``User.name`` gives it, without building a User for each line."""
+    return User.name.fget(SimpleNamespace(pk=pk, display_name=display_name, email=email))  # type: ignore[attr-defined]
+
+
+def _shared(ranks: list[int], i: int) -> bool:
+    return (i > 0 and ranks[i - 1] == ranks[i]) or (i + 1 < len(ranks) and ranks[i + 1] == ranks[i])
+
+
+def _line(v: dict[str, Any]) -> tiebreaks.Line:
+    met = v["opponents_met"]
+    return tiebreaks.Line(
+        player=v["entrant_id"],
+        points=v["points"],
+        wins=v["wins"],
+        game_score=v["game_score"],
+        opponents_rating=v["opponents_rating_total"] / met if met else 0.0,
+        bot_moves=v["bot_moves"],
+        played=v["played"],
+    )
+
+
+def _key(line: tiebreaks.Line, keys: Sequence[str]) -> tuple[Any, ...]:
+    # Rounded as tiebreaks.rank rounds, so that both see the same ties.
+    return tuple(round(getattr(line, LINE_FIELDS.get(k, k)), 9) for k in keys)
+
+
+def _tied_groups(lines: list[tiebreaks.Line], order: Sequence[str]) -> list[list[int]]:
+    """Players equal on every key that tiebreaks.rank compares before head-to-head (points always first)."""
+    if HEAD_TO_HEAD not in order:
+        return []
+    keys = ["points", *(k for k in order if k != "points")]
+    before = keys[: keys.index(HEAD_TO_HEAD)]
+    groups: dict[tuple[Any, ...], list[int]] = {}
+    for line in lines:
+        groups.setdefault(_key(line, before), []).append(line.player)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def _meetings(season: Season, lines: list[tiebreaks.Line], order: Sequence[str]) -> dict[tuple[int, int], float]:
+    """Head-to-head points between players of the same tied group: one query, for the tied players only."""
+    groups = _tied_groups(lines, order)
+    if not groups:
+        return {}
+    group_of = {player: group for group in groups for player in group}
+    rows = Standing.objects.filter(season=season, entrant_id__in=list(group_of)).values_list("entrant_id", "meetings")
+    found = {}
+    for a, against in rows:
+        found.update({(a, b): against.get(str(b), 0.0) for b in group_of[a] if b != a})
+    return found
+
+
+def _head_to_head(
+    lines: list[tiebreaks.Line], order: Sequence[str], meetings: dict[tuple[int, int], float]
+) -> dict[int, float]:
+    values = {}
+    for group in _tied_groups(lines, order):
+        for a in group:
+            values[a] = sum(meetings.get((a, b), 0.0) for b in group if b != a)
+    return values
+
+
+# --- a player's season --------------------------------------------------------
+
+
+@dataclass
+class PlayerFixture:
+    fixture: Fixture
+    round: Round
+    seat: int
+    names: list[str]  # everyone at the table in seat order; bots as "Bot"
+    place: int | None
+    points: float | None
+
+
+@dataclass
+class PlayerSeason:
+    season: Season
+    entrant: Entrant
+    row: StandingRow | None
+    fixtures: list[PlayerFixture] = field(default_factory=list)
+    rating_changes: list[RatingChange] = field(default_factory=list)
+
+
+def player_season(*, season: Season, user: User) -> PlayerSeason | None:
+    """A player's line, tables and rating changes in one season; None if they did not enter it."""
+    entrant = Entrant.objects.filter(season=season, user=user).select_related("user").first()
+    if entrant is None:
+        return None
+    rows = standings_for(season=season, division=entrant.division)
+    row = next((r for r in rows if r.entrant_id == entrant.pk), None)
+    fixtures = [
+        f
+        for f in Fixture.objects.filter(round__season=season)
+        .select_related("round", "match")
+        .defer(*(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "options")))
+        .order_by("round__number", "table_number")
+        if entrant.pk in f.seats
+    ]
+    ids = {e for f in fixtures for e in f.seats if e is not None}
+    names = {e.pk: e.user.name for e in Entrant.objects.filter(pk__in=ids).select_related("user")}
+    mine = []
+    for f in fixtures:
+        seat = f.seats.index(entrant.pk)
+        result = f.result or {}
+        mine.append(
+            PlayerFixture(
+                fixture=f,
+                round=f.round,
+                seat=seat,
+                names=[names.get(e, "?") if e is not None else "Bot" for e in f.seats],
+                place=result["places"][seat] if result else None,
+                points=result["points"][seat] if result else None,
+            )
+        )
+    changes = list(
+        RatingChange.objects.filter(rating__user=user, fixture__round__season=season)
+        .select_related("fixture__round")
+        .order_by("at", "pk")
+    )
+    return PlayerSeason(season=season, entrant=entrant, row=row, fixtures=mine, rating_changes=changes)
+
+
+# --- dashboard, clubs, access ---------------------------------------------------
+
+
+def fixtures_for_user(*, user: User) -> list[Fixture]:
+    """League matches the player is still playing, for the dashboard beside casual matches."""
+    return list(
+        Fixture.objects.filter(
+            match__seats__user=user,
+            match__status__in=[Match.Status.WAITING, Match.Status.ACTIVE],
+            round__season__status=Season.Status.RUNNING,
+        )
+        .select_related("round__season__league__club", "match")
+        .defer(*(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "outcome", "options")))
+        .order_by("round__play_by", "pk")
+    )
+
+
+def club_role(*, club: Club, user: User | None) -> str | None:
+    """``"organizer"``, ``"player"`` or None for someone outside the club (or not logged in)."""
+    if user is None or not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+
+
+def club_visible(*, club: Club, user: User | None) -> bool:
+    """Public clubs are readable by anyone; private ones by their members."""
+    return club.public or club_role(club=club, user=user) is not None
+
+
+def clubs_for(*, user: User | None) -> QuerySet[Club]:
+    """Public clubs and the user's own."""
+    if user is None or not user.is_authenticated:
+        return Club.objects.filter(public=True)
+    return Club.objects.filter(Q(public=True) | Q(memberships__user=user)).distinct()
+
+
+def season_audit(*, season: Season, limit: int = 200) -> list[AuditEntry]:
+    return list(AuditEntry.objects.filter(season=season).select_related("actor", "fixture")[:limit])
+
+
+def overdue_fixtures(*, season: Season) -> QuerySet[Fixture]:
+    """Tables still playing in rounds past their "play by" date, and those bots play out, for the organizer."""
+    return (
+        Fixture.objects.filter(round__season=season, counted_at=None, match__status=Match.Status.ACTIVE)
+        .filter(Q(round__play_by__lt=timezone.now()) | Q(round__settled_at__isnull=False))
+        .select_related("round", "match")
+        .order_by("round__number", "table_number")
+    )
+
+
+def bot_played_fixtures(*, season: Season) -> QuerySet[Fixture]:
+    """Tables where a bot played for a person: turns that timed out, an absent player, or a seat handed over at "play by"."""
+    for_person = Q(match__seats__bot_moves__gt=0) | (
+        Q(match__seats__user__isnull=False) & ~Q(match__seats__bot_level="")
+    )
+    return (
+        Fixture.objects.filter(for_person, round__season=season)
+        .distinct()
+        .select_related("round", "match")
+        .order_by("round__number", "table_number")
+    )

@@ -1,0 +1,50 @@
+"""Celery tasks: they take ids, call one service, and are safe to run twice; the sweeps back lost messages."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from games.errors import Refused
+from leagues import services
+
+log = logging.getLogger(__name__)
+
+
+@shared_task
+def fixture_count(match_id: int) -> bool:
+    """Add a finished league match to the standings; a second run finds it counted and does nothing."""
+    return services.fixture_count(match_id=match_id)
+
+
+@shared_task
+def results_sweep() -> int:
+    """Count the finished matches whose fixture is still uncounted (a lost message); returns how many it counted.
+
+    Inline rather than queued: a count takes milliseconds, and one that fails is logged and found again next time.
+    """
+    counted = 0
+    for match_id in services.uncounted_matches():
+        try:
+            counted += services.fixture_count(match_id=match_id)
+        except Exception:
+            log.exception("Could not count match %s into its league", match_id)
+    return counted
+
+
+@shared_task
+def rounds_sweep() -> int:
+    """Open sequential rounds whose date has come and settle rounds past their "play by" date."""
+    to_open, to_settle = services.rounds_due()
+    done = 0
+    for pk, service in [
+        *((pk, services.round_open) for pk in to_open),
+        *((pk, services.round_settle) for pk in to_settle),
+    ]:
+        try:
+            service(round=services.Round.objects.get(pk=pk))
+            done += 1
+        except Refused as exc:  # the season changed meanwhile (finished, say): nothing to do
+            log.info("Round %s left as it is: %s", pk, exc)
+    return done

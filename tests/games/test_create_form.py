@@ -1,0 +1,171 @@
+"""The new-match form follows the chosen game, and the server holds a post to the game it names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from engine import get_game
+from games.forms import MatchCreateForm
+from games.models import Match
+from tests.games.conftest import login
+from tests.games.factories import UserFactory, game_names
+
+pytestmark = pytest.mark.django_db
+
+
+def _defaults(game: str, players: int | None = None) -> dict[str, Any]:
+    """What a browser posts for the untouched form of ``game``."""
+    module = get_game(game)
+    form = MatchCreateForm(game=module)
+    data: dict[str, Any] = {}
+    for name in form.fields:
+        initial = form[name].initial
+        if initial is None or initial is False:
+            continue
+        data[name] = "on" if initial is True else initial
+    data["players"] = players or module.MIN_PLAYERS
+    return data
+
+
+def _bots(data: dict[str, Any], players: int) -> dict[str, Any]:
+    for n in range(1, players):
+        data[f"seat_{n}_kind"], data[f"seat_{n}_level"] = "bot", "random"
+    return data
+
+
+def test_a_post_with_another_games_options_is_refused_and_nothing_is_created() -> None:
+    client = login(UserFactory())
+    data = _bots(_defaults("karnoffel"), 4)
+    data["game"] = "renfield"  # the select was changed; the options on the page are still Karnoffel's
+    data["players"] = 4
+    page = client.post(reverse("games-create"), data)
+    assert page.status_code == 200
+    assert not Match.objects.exists()
+    errors = " ".join(page.context["form"].non_field_errors())
+    assert "not Renfield's: target." in errors
+    # The page now shows Renfield's own form, to check and send again.
+    assert page.context["game"].NAME == "renfield" and 'name="opt_stake"' in page.content.decode()
+
+
+def test_a_post_naming_renfield_alone_creates_a_renfield_match() -> None:
+    client = login(UserFactory())
+    data = _bots({"game": "renfield", "players": 3}, 3)
+    response = client.post(reverse("games-create") + "?game=karnoffel", data)  # the post's game wins
+    assert response.status_code == 302, response.context["form"].errors if response.context else response
+    match = Match.objects.get()
+    assert match.game == "renfield" and match.players == 3
+    assert match.options == get_game("renfield").validate_options(3, {})
+
+
+def test_changing_the_game_swaps_the_options_by_htmx() -> None:
+    client = login(UserFactory())
+    page = client.get(reverse("games-create"), {"game": "rapscallion"}, headers={"HX-Request": "true"})
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert text.lstrip().startswith('<div id="game-options"') and "<html" not in text
+    assert 'name="opt_bidding_values"' in text and 'name="opt_target"' in text
+    full = client.get(reverse("games-create"), {"game": "rapscallion"}).content.decode()
+    assert 'hx-get="/new/"' in full and 'hx-target="#game-options"' in full
+    assert '<option value="rapscallion" selected>' in full
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_fixed_size_games_have_no_editable_player_count(game: str) -> None:
+    module = get_game(game)
+    text = login(UserFactory()).get(reverse("games-create"), {"game": game}).content.decode()
+    fixed = module.MIN_PLAYERS == module.MAX_PLAYERS
+    assert ('type="hidden" name="players"' in text) == fixed
+    assert ('type="number" name="players"' in text) == (not fixed)
+    # One seat row per seat the game can have beyond the creator's, each with both choices.
+    assert text.count('class="field seat-row"') == module.MAX_PLAYERS - 1
+    assert text.count('class="seat-bot"') == text.count('class="seat-email"') == module.MAX_PLAYERS - 1
+
+
+def test_the_seat_script_is_served_and_linked() -> None:
+    text = login(UserFactory()).get(reverse("games-create")).content.decode()
+    assert "js/create.js" in text and "css/forms.css" in text
+    assert " on" + "change=" not in text  # the CSP forbids inline handlers
+
+
+def test_rentz_points_are_a_table_of_numbers_assembled_into_the_option() -> None:
+    client = login(UserFactory())
+    page = client.get(reverse("games-create"), {"game": "rentz"}).content.decode()
+    assert 'name="opt_points__queens"' in page and 'name="opt_points__rentz_1"' in page
+    data = _bots(_defaults("rentz"), 4) | {"game": "rentz", "opt_points__queens": "-30", "opt_points__rentz_4": "0"}
+    response = client.post(reverse("games-create"), data)
+    assert response.status_code == 302, response.context["form"].errors if response.context else response
+    points = Match.objects.get().options["points"]
+    assert points["queens"] == -30 and points["rentz"] == [200, 150, 100, 0] and points["acool"] == -10
+
+
+def test_a_rentz_bonus_that_grows_is_refused_with_the_engines_sentence() -> None:
+    data = _bots(_defaults("rentz"), 4) | {"game": "rentz", "opt_points__rentz_4": "500"}
+    page = login(UserFactory()).post(reverse("games-create"), data)
+    assert page.status_code == 200 and "must not grow" in str(page.context["form"].errors)
+    assert not Match.objects.exists()
+
+
+def test_renfield_card_values_are_a_table_of_bugs_and_dollars() -> None:
+    client = login(UserFactory())
+    data = _bots(_defaults("renfield"), 3) | {"game": "renfield", "opt_deck_values__bugs_17": "9"}
+    response = client.post(reverse("games-create"), data)
+    assert response.status_code == 302, response.context["form"].errors if response.context else response
+    values = Match.objects.get().options["deck_values"]
+    assert values["bugs"][16] == 9 and len(values["bugs"]) == len(values["dollars"]) == 17
+    assert values["dollars"] == get_game("renfield").DEFAULT_DOLLARS
+
+
+def test_death_and_wild_cards_are_a_grid_of_checkboxes() -> None:
+    text = login(UserFactory()).get(reverse("games-create"), {"game": "renfield"}).content.decode()
+    assert "<select multiple" not in text
+    assert text.count('type="checkbox" name="opt_death_cards"') == 51
+    data = _bots(_defaults("renfield"), 3) | {
+        "game": "renfield",
+        "opt_death_card": "on",
+        "opt_death_cards": ["T5", "P9"],
+    }
+    response = login(UserFactory()).post(reverse("games-create"), data)
+    assert response.status_code == 302, response.context["form"].errors if response.context else response
+    assert Match.objects.get().options["death_cards"] == ["T5", "P9"]
+
+
+def test_the_card_grid_has_a_row_per_suit() -> None:
+    form = MatchCreateForm(game=get_game("renfield"))
+    grid = next(row for row in form.option_rows if row["entry"]["name"] == "wilds")["grid"]
+    assert [row["suit"] for row in grid] == ["Tools", "Parts", "Stones"]
+    assert [cell["rank"] for cell in grid[0]["cells"]] == [str(n) for n in range(1, 18)]
+
+
+@pytest.mark.parametrize(
+    ("choice", "hours", "expected"),
+    [
+        ("1d", {}, {"initial": 86400, "increment": 86400, "cap": 86400}),
+        (
+            "custom",
+            {"tc_initial": "24", "tc_increment": "4", "tc_cap": "72"},
+            {"initial": 86400, "increment": 14400, "cap": 259200},
+        ),
+        ("none", {}, None),
+    ],
+)
+def test_the_time_control_is_a_preset_or_custom_hours(choice: str, hours: dict[str, str], expected: Any) -> None:
+    data = _bots(_defaults("karnoffel"), 4) | {"game": "karnoffel", "time_control": choice, **hours}
+    response = login(UserFactory()).post(reverse("games-create"), data)
+    assert response.status_code == 302, response.context["form"].errors if response.context else response
+    assert Match.objects.get().time_control == expected
+
+
+def test_a_custom_time_control_out_of_bounds_is_refused_with_a_sentence() -> None:
+    hours = {"tc_initial": "2000", "tc_increment": "1", "tc_cap": "2000"}
+    data = _bots(_defaults("karnoffel"), 4) | {"game": "karnoffel", "time_control": "custom", **hours}
+    page = login(UserFactory()).post(reverse("games-create"), data)
+    assert page.status_code == 200 and "between 1 hour and 30 days" in str(page.context["form"].errors)
+    assert not Match.objects.exists()
+
+
+def test_the_form_links_the_rules_of_the_game() -> None:
+    text = login(UserFactory()).get(reverse("games-create"), {"game": "karnoffel"}).content.decode()
+    assert reverse("games-rules", args=["karnoffel"]) in text

@@ -1,0 +1,243 @@
+"""Who may see and do what on every league page: organizer, player (a member), a member of another club,
+an outsider who is logged in, and an anonymous visitor, in a public club and in a private one.
+
+Each page is asked by every role in turn, the forbidden ones first, so that a refused request that
+changed something anyway shows up as a changed fingerprint of the database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from leagues import services
+from leagues.models import AuditEntry, Club, ClubInvitation, Entrant, Fixture, League, Membership, Season
+from tests.accounts.factories import UserFactory
+from tests.leagues.factories import make_club, make_league, make_season, member
+
+pytestmark = pytest.mark.django_db
+
+ROLES = ("anonymous", "outsider", "other_club", "player", "organizer")
+
+
+@dataclass
+class World:
+    club: Club
+    league: League
+    season: Season
+    fixture: Fixture | None
+    users: dict[str, User | None]
+    target: User  # a member whose role the member pages change
+
+    def season_url(self, name: str, *args: Any) -> str:
+        return reverse(name, args=[self.club.slug, self.league.slug, self.season.number, *args])
+
+
+def build(*, state: str = "running", public: bool = True) -> World:
+    """A club with an organizer and a player; the player is entered in a season in ``state``."""
+    organizer, player = UserFactory(), UserFactory()
+    club = make_club(organizer=organizer, public=public)
+    member(club, player)
+    other_club_member = member(make_club(name="Other Club"))
+    league = make_league(club=club)
+    players = [player, UserFactory(), UserFactory(), UserFactory()]
+    if state == "registration":
+        season = services.season_create(league=league, actor=organizer, rounds=1)
+        services.season_open_registration(season=season, actor=organizer)
+        for user in players[1:]:
+            member(club, user)
+            services.season_register(season=season, user=user)
+    else:
+        season = make_season(league=league, players=players, rounds=1, start=state == "running")
+    users: dict[str, User | None] = {
+        "anonymous": None,
+        "outsider": UserFactory(),
+        "other_club": other_club_member,
+        "player": player,
+        "organizer": organizer,
+    }
+    target = member(club)
+    return World(club, league, season, Fixture.objects.filter(round__season=season).first(), users, target)
+
+
+def client_for(user: User | None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def fingerprint() -> tuple[Any, ...]:
+    return (
+        AuditEntry.objects.count(),
+        Membership.objects.count(),
+        sorted(Membership.objects.values_list("role", flat=True)),
+        League.objects.count(),
+        Season.objects.count(),
+        sorted(Season.objects.values_list("status", flat=True)),
+        Entrant.objects.count(),
+        ClubInvitation.objects.count(),
+        Fixture.objects.exclude(how="").count(),
+    )
+
+
+# Expected statuses per role, in ROLES order.
+EVERYONE = dict.fromkeys(ROLES, 200)
+LOGGED_IN = {**EVERYONE, "anonymous": 302}
+ORGANIZER_GET = {"anonymous": 302, "outsider": 403, "other_club": 403, "player": 403, "organizer": 200}
+ORGANIZER_POST = {"anonymous": 302, "outsider": 403, "other_club": 403, "player": 403, "organizer": 302}
+MEMBER_POST = {"anonymous": 302, "outsider": 403, "other_club": 403, "player": 302, "organizer": 302}
+
+
+@dataclass
+class Case:
+    name: str
+    url: Callable[[World], str]
+    expected: dict[str, int]
+    method: str = "get"
+    data: Callable[[World], dict[str, Any]] | None = None
+    state: str = "running"
+
+
+def _club(name: str) -> Callable[[World], str]:
+    return lambda w: reverse(name, args=[w.club.slug])
+
+
+def _league(name: str) -> Callable[[World], str]:
+    return lambda w: reverse(name, args=[w.club.slug, w.league.slug])
+
+
+def _season(name: str) -> Callable[[World], str]:
+    return lambda w: w.season_url(name)
+
+
+def _player_url(w: World) -> str:
+    player = w.users["player"]
+    assert player is not None
+    return w.season_url("leagues-player", player.pk)
+
+
+def _fixture_url(w: World) -> str:
+    assert w.fixture is not None
+    return w.season_url("leagues-result", w.fixture.pk)
+
+
+def _member_url(name: str) -> Callable[[World], str]:
+    return lambda w: reverse(name, args=[w.club.slug, w.target.pk])
+
+
+def _forfeit(w: World) -> dict[str, Any]:
+    assert w.fixture is not None
+    return {"action": "forfeit", "forfeit-entrants": [w.fixture.seats[0]], "forfeit-reason": "Did not turn up."}
+
+
+LEAGUE_POST = {"name": "Spring League", "game": "renfield", "table_size": 4, "time_control": "2d",
+               "timeout_bot_level": "basic", "scoring": "places", "tiebreak_1": "points"}
+
+CASES = [
+    Case("clubs", lambda w: reverse("leagues-clubs"), EVERYONE),
+    Case("club", _club("leagues-club"), EVERYONE),
+    Case("club create", lambda w: reverse("leagues-club-create"), LOGGED_IN),
+    Case("club create post", lambda w: reverse("leagues-club-create"), {**LOGGED_IN, **dict.fromkeys(ROLES[1:], 302)},
+         "post", lambda w: {"name": "A New Club", "public": "on"}),
+    Case("club join post", _club("leagues-club-join"), dict.fromkeys(ROLES, 302), "post"),
+    Case("club invite", _club("leagues-club-invite"), ORGANIZER_GET),
+    Case("club invite post", _club("leagues-club-invite"), ORGANIZER_POST, "post",
+         lambda w: {"email": "new@example.com", "role": "player"}),
+    Case("members", _club("leagues-members"), ORGANIZER_GET),
+    Case("member role post", _member_url("leagues-member-role"), ORGANIZER_POST, "post",
+         lambda w: {"role": "organizer"}),
+    Case("league create", _club("leagues-league-create"), ORGANIZER_GET),
+    Case("league create post", _club("leagues-league-create"), ORGANIZER_POST, "post", lambda w: LEAGUE_POST),
+    Case("league", _league("leagues-league"), EVERYONE),
+    Case("season create", _league("leagues-season-create"), ORGANIZER_GET),
+    Case("season create post", _league("leagues-season-create"), ORGANIZER_POST, "post",
+         lambda w: {"rounds": 2, "divisions": 1, "promote": 0, "relegate": 0, "round_mode": "all", "fill": "bots",
+                    "settle": "bots"}),
+    Case("season", _season("leagues-season"), EVERYONE),
+    Case("registration close post", _season("leagues-season-registration"), ORGANIZER_POST, "post",
+         lambda w: {"action": "close"}, state="registration"),
+    Case("register post", _season("leagues-season-register"), MEMBER_POST, "post", state="registration"),
+    Case("withdraw post", _season("leagues-season-withdraw"), MEMBER_POST, "post", state="registration"),
+    Case("fixtures", _season("leagues-fixtures"), EVERYONE),
+    Case("fixtures generate post", _season("leagues-fixtures-generate"), ORGANIZER_POST, "post", state="closed"),
+    Case("start post", _season("leagues-season-start"), ORGANIZER_POST, "post", state="closed"),
+    Case("organize", _season("leagues-season-organize"), ORGANIZER_GET),
+    Case("result", _fixture_url, ORGANIZER_GET),
+    Case("result post", _fixture_url, ORGANIZER_POST, "post", _forfeit),
+    Case("finish post", _season("leagues-season-finish"), ORGANIZER_POST, "post"),
+    Case("standings", _season("leagues-standings"), EVERYONE),
+    Case("standings csv", _season("leagues-standings-csv"), EVERYONE),
+    Case("standings json", _season("leagues-standings-json"), EVERYONE),
+    Case("player", _player_url, EVERYONE),
+    Case("member remove post", _member_url("leagues-member-remove"), ORGANIZER_POST, "post"),
+]
+
+
+def _ask(world: World, case: Case, role: str) -> Any:
+    client = client_for(world.users[role])
+    url = case.url(world)
+    if case.method == "post":
+        return client.post(url, case.data(world) if case.data else {})
+    return client.get(url)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_it_answers_each_role_of_a_public_club_as_expected(case: Case) -> None:
+    world = build(state=case.state)
+    got = {}
+    for role in ROLES:
+        before = fingerprint()
+        response = _ask(world, case, role)
+        got[role] = response.status_code
+        if response.status_code == 302 and role == "anonymous":
+            assert response["Location"].startswith(reverse("account_login")), case.name
+        if response.status_code in (403, 404) or role == "anonymous":
+            assert fingerprint() == before, f"{case.name}: a refused {role} changed something"
+    assert got == case.expected
+
+
+def test_the_organizers_posts_take_effect() -> None:
+    """The 302s of the matrix are not refusals in disguise: each organizer post above did its work."""
+    world = build(state="registration")
+    organizer = client_for(world.users["organizer"])
+    organizer.post(world.season_url("leagues-season-registration"), {"action": "close"})
+    organizer.post(world.season_url("leagues-fixtures-generate"))
+    organizer.post(world.season_url("leagues-season-start"))
+    world.season.refresh_from_db()
+    assert world.season.status == Season.Status.RUNNING
+    assert Fixture.objects.filter(round__season=world.season).exclude(match=None).exists()
+
+
+def _private_expected(case: Case) -> dict[str, int]:
+    """Outsiders learn nothing of a private club: 404 where the public club answered them at all."""
+    expected = dict(case.expected)
+    for role in ("outsider", "other_club"):
+        expected[role] = 404
+    if expected["anonymous"] == 200:
+        expected["anonymous"] = 404
+    if case.name == "clubs":
+        expected.update(outsider=200, other_club=200, anonymous=200)  # the list leaves the club out instead
+    if case.name == "club create" or case.name == "club create post":
+        expected.update(outsider=case.expected["outsider"], other_club=case.expected["other_club"])
+    return expected
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_a_private_club_is_not_found_by_those_outside_it(case: Case) -> None:
+    world = build(state=case.state, public=False)
+    got = {}
+    for role in ROLES:
+        before = fingerprint()
+        response = _ask(world, case, role)
+        got[role] = response.status_code
+        if role in ("anonymous", "outsider", "other_club"):
+            assert fingerprint() == before or case.name == "club create post", f"{case.name}: {role} changed something"
+            assert world.club.name not in response.content.decode(), f"{case.name}: {role} saw the club's name"
+    assert got == _private_expected(case)
