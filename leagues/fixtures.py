@@ -6,11 +6,15 @@ deals first) about equally often, in Karnoffel the same partner as rarely as pos
 seats that bots fill spread fairly. Byes (when the organizer chose them) rotate through a shuffled
 order, so nobody sits out twice before everyone has sat out once.
 
-The search is simulated annealing over swaps of two entrants in the same round: between tables
-(changes who meets whom) or within a table (changes seat positions and partners only). Cases with a
-known perfect answer start from it: a round robin (circle method) for tables of two, and an affine
+Who sits together is searched by simulated annealing over swaps of two entrants in the same round,
+from a greedy start (each entrant to the table where they met the fewest). Cases with a known
+perfect answer start from it instead: a round robin (circle method) for tables of two, and an affine
 plane for q*q entrants at tables of q (16 entrants at four tables of four meet nobody twice in five
-rounds). Everything random comes from ``seed``: the same arguments give the same schedule.
+rounds). Seat positions are then dealt exactly (an equitable edge colouring: everyone's counts per
+position differ by at most one). In Karnoffel a seat also decides the partner, so there a last
+search phase moves seats inside tables, weighing seat balance against repeated partners (partners
+win: a long season may leave someone two deals short). Everything random comes from ``seed``: the
+same arguments give the same schedule.
 """
 
 from __future__ import annotations
@@ -23,11 +27,12 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-# Weights of the cost terms: a repeated opponent costs more than any seat imbalance it could fix.
+# Weights of the cost terms (each grows with the square of a count, so it spreads): opponents and
+# partners first, then bot seats. Seat positions count only in Karnoffel's last phase.
 PAIR = 12
-PARTNER = 6
-SEAT = 1
-BOTS = 4
+PARTNER = 12
+SEAT = 3
+BOTS = 8
 
 BOT = -1  # a bot seat inside the search; None in the result
 
@@ -151,7 +156,7 @@ def _start(
         slots = [[order[p] for line in classes[r] for p in line] for r in range(min(rounds, len(classes)))]
         slots += [_random_round(list(range(n)), size, caps, rng) for _ in range(rounds - len(slots))]
         return slots, [[] for _ in range(rounds)]
-    byes = [rng.sample(order, per_round_byes) for r in range(rounds)]
+    byes = [[order[(r * per_round_byes + i) % n] for i in range(per_round_byes)] for r in range(rounds)]
     return _greedy(n, size, caps, byes, rng), byes
 
 
@@ -311,7 +316,12 @@ def _even_repeats(meetings: int, pairs: int) -> int:
 
 
 class _Search:
-    """The schedule's cost kept up to date under swaps; ``run`` anneals and returns the best slots."""
+    """The schedule's cost kept up to date under swaps; ``run`` anneals and returns the best slots.
+
+    First who sits together (opponents, partners, bots); then, in Karnoffel, seat positions by moves
+    that keep every partnership (partners trade seats, or both partnerships change sides). Without
+    partners, seat positions are dealt afterwards by _balance_seats, exactly.
+    """
 
     def __init__(
         self,
@@ -324,26 +334,29 @@ class _Search:
         partners: bool,
         rng: random.Random,
     ) -> None:
-        self.slots, self.n, self.size, self.rng = slots, n, size, rng
+        self.slots, self.byes, self.caps, self.n, self.size, self.rng = slots, byes, caps, n, size, rng
         self.partners = partners
-        # Without partners, seat positions are dealt afterwards by _balance_seats, exactly; with
-        # partners a seat also decides the partner, so the search weighs both.
-        self.seat_weight = SEAT if partners else 0
+        self.seat_weight = 0  # seats count only in the last phase
         self.bots = [size - cap for cap in caps]
         self.met = [[0] * n for _ in range(n)]
         self.together = [[0] * n for _ in range(n)]
         self.seats = [[0] * size for _ in range(n)]
         self.exposed = [0] * n  # bot seats at this entrant's tables so far
-        for row in slots:
-            self._count(row)
-        together, seats = self._parts()
-        together_floor, seats_floor = self._floors(byes, caps)
-        self.cost, self.floor = together + seats, together_floor + seats_floor
-        self.settled = together == together_floor
+        self._reset(slots)
 
-    def _count(self, row: list[int]) -> None:
-        for base in range(0, len(row), self.size):
-            self._count_table(row, base, 1)
+    def _reset(self, slots: list[list[int]]) -> None:
+        self.slots = slots
+        for counts in (self.met, self.together, self.seats):
+            for row in counts:
+                row[:] = [0] * len(row)
+        self.exposed[:] = [0] * self.n
+        for row in slots:
+            for base in range(0, len(row), self.size):
+                self._count_table(row, base, 1)
+        together, seats = self._parts()
+        self.cost = together + seats
+        together_floor, seats_floor = self._floors()
+        self.floor = (together if self.seat_weight else together_floor) + seats_floor
 
     def _parts(self) -> tuple[int, int]:
         """The cost of who sits together (opponents, partners, bots) and of seat positions."""
@@ -353,9 +366,9 @@ class _Search:
         seats = sum(c * c for row in self.seats for c in row)
         return PAIR * pairs + PARTNER * partnered + BOTS * exposed, self.seat_weight * seats
 
-    def _floors(self, byes: list[list[int]], caps: list[int]) -> tuple[int, int]:
+    def _floors(self) -> tuple[int, int]:
         """Lower bounds of both parts; reaching them ends the search early."""
-        n, rounds = self.n, len(self.slots)
+        n, rounds, caps = self.n, len(self.slots), self.caps
         meetings = rounds * sum(cap * (cap - 1) // 2 for cap in caps)
         together = PAIR * _even_repeats(meetings, n * (n - 1) // 2)
         if self.partners:
@@ -363,39 +376,27 @@ class _Search:
             together += PARTNER * _even_repeats(partnered, n * (n - 1) // 2)
         exposure = rounds * sum(bots * cap for bots, cap in zip(self.bots, caps, strict=True))
         together += BOTS * _even_squares(exposure, n)
-        sat_out = Counter(p for out in byes for p in out)
+        sat_out = Counter(p for out in self.byes for p in out)
         return together, self.seat_weight * sum(_even_squares(rounds - sat_out[p], self.size) for p in range(n))
 
     def run(self) -> list[list[int]]:
         rounds, width = len(self.slots), len(self.slots[0])
-        # A start that is already right about who meets whom (a round robin, an affine plane) only
-        # needs its seat positions turned; moving people between tables could only spoil it.
-        if self.settled or width == self.size:
-            if not self.partners:
-                return self.slots
-            return self._anneal(2000 * rounds, within_only=True)
-        # Capped so that a division of hundreds is drawn in seconds; small ones get the full search.
-        best = self._anneal(min(1000 + 100 * rounds * self.n, 300_000), within_only=False)
-        if self.cost == self.floor or not self.partners:
+        # A start that is already right about who meets whom (a round robin, an affine plane) is
+        # kept: moving people between tables could only spoil it.
+        best = self.slots
+        if self.cost > self.floor and (width > self.size or self.partners):
+            # Capped so that a division of hundreds is drawn in seconds; small ones get the full search.
+            best = self._anneal(min(1000 + 100 * rounds * self.n, 300_000), mode="tables")
+        if not self.partners:
             return best
-        # Then seat positions and partners alone, from the best tables found.
+        self.seat_weight = SEAT
         self._reset(best)
-        return self._anneal(1000 * rounds, within_only=True)
+        return self._anneal(2000 * rounds, mode="seats")
 
-    def _reset(self, slots: list[list[int]]) -> None:
-        self.slots = slots
-        for counts in (self.met, self.together, self.seats):
-            for row in counts:
-                row[:] = [0] * len(row)
-        self.exposed[:] = [0] * self.n
-        for row in slots:
-            self._count(row)
-        self.cost = sum(self._parts())
-
-    def _anneal(self, budget: int, *, within_only: bool) -> list[list[int]]:
+    def _anneal(self, budget: int, *, mode: Literal["tables", "seats"]) -> list[list[int]]:
         rng, slots, size = self.rng, self.slots, self.size
         rounds, width = len(slots), len(slots[0])
-        hot, cold = (1.0 if within_only else PAIR / 2), 0.3
+        hot, cold = (1.0 if mode == "seats" else PAIR / 2), 0.3
         best, best_slots = self.cost, [row[:] for row in slots]
         for step in range(budget):
             if best <= self.floor:
@@ -403,14 +404,27 @@ class _Search:
             row = slots[rng.randrange(rounds)]
             i = rng.randrange(width)
             base = i - i % size
-            if within_only or (self.partners and rng.random() < 0.5):
-                j = base + rng.randrange(size)
+            pick = rng.random()
+            if mode == "seats" and pick < 0.6:
+                flip = pick < 0.3
+                delta = self._side_flip(row, base) if flip else self._partners_trade(row, i)
+                if delta > 0 and rng.random() >= math.exp(-delta / (hot * (cold / hot) ** (step / budget))):
+                    _ = self._side_flip(row, base) if flip else self._partners_trade(row, i)  # undo
+                    continue
+                self.cost += delta
+                if self.cost < best:
+                    best, best_slots = self.cost, [r[:] for r in slots]
+                continue
+            if mode == "seats" or (self.partners and pick < 0.5):
+                j = base + rng.randrange(size)  # within the table: changes who partners whom
             else:
                 for _ in range(3):  # prefer moving someone who meets a repeated opponent here
                     if self._conflicted(row, i):
                         break
                     i = rng.randrange(width)
                 base = i - i % size
+                if width == size:
+                    continue
                 j = rng.randrange(width - size)
                 j += size if j >= base else 0
             if i == j or (row[i] == BOT and row[j] == BOT):
@@ -429,6 +443,22 @@ class _Search:
                 best, best_slots = self.cost, [r[:] for r in slots]
         self.cost = best
         return best_slots
+
+    # The moves of the seats phase keep every partnership; each is applied at once, returns the
+    # cost change, and is its own inverse.
+    def _side_flip(self, row: list[int], base: int) -> int:
+        """Both partnerships change sides: seats 0<->1 and 2<->3."""
+        delta = self._delta_within(row, base, base + 1)
+        self._swap(row, base, base + 1, True)
+        delta += self._delta_within(row, base + 2, base + 3)
+        self._swap(row, base + 2, base + 3, True)
+        return delta
+
+    def _partners_trade(self, row: list[int], i: int) -> int:
+        """Partners trade seats: i <-> i^2 (the one partner of a bot moves to the bot's seat)."""
+        delta = self._delta_within(row, i, i ^ 2)
+        self._swap(row, i, i ^ 2, True)
+        return delta
 
     def _conflicted(self, row: list[int], i: int) -> bool:
         a = row[i]
