@@ -33,10 +33,18 @@ class SignupForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "notify", "auto_forced_moves"]
+        fields = ["display_name", "time_zone", "notify", "notify_by", "auto_forced_moves"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form posted without it (an older page still open) keeps the player's choice.
+        self.fields["notify_by"].required = False
 
     def clean_display_name(self) -> str:
         return _one_space(self.cleaned_data["display_name"])
+
+    def clean_notify_by(self) -> str:
+        return str(self.cleaned_data.get("notify_by") or self.instance.notify_by)
 
 
 class PreferencesForm(forms.ModelForm):

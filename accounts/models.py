@@ -74,6 +74,13 @@ class User(AbstractUser):
         DAILY = "daily", "A daily digest"
         NEVER = "never", "Never"
 
+    class NotifyBy(models.TextChoices):
+        """How a turn notice reaches the player who asked for one each turn: a mail, a browser push, or both."""
+
+        MAIL = "mail", "By mail"
+        PUSH = "push", "By a browser notification"
+        BOTH = "both", "Both"
+
     username = None  # type: ignore[assignment]
     first_name = None  # type: ignore[assignment]
     last_name = None  # type: ignore[assignment]
@@ -83,6 +90,13 @@ class User(AbstractUser):
     )
     time_zone = models.CharField(max_length=64, default="UTC", choices=TIME_ZONE_CHOICES)
     notify = models.CharField("turn notifications", max_length=16, choices=Notify.choices, default=Notify.EACH_TURN)
+    notify_by = models.CharField(
+        "each turn, tell me",
+        max_length=8,
+        choices=NotifyBy.choices,
+        default=NotifyBy.MAIL,
+        help_text="A browser notification needs notifications turned on in that browser (below).",
+    )
     auto_forced_moves = models.BooleanField(
         "play forced moves for me", default=True, help_text="When you have only one legal move, play it at once."
     )
@@ -131,6 +145,15 @@ class User(AbstractUser):
         # The start of the address, unless it would pass for a bot or a seat ("bot2@example.com").
         local = self.email.split("@")[0]
         return local if display_name_problem(local) is None else f"Player {self.pk}"
+
+    @property
+    def turn_mail_wanted(self) -> bool:
+        """A turn notice for this player goes by mail (their choice of each-turn notices says mail or both)."""
+        return self.notify_by != self.NotifyBy.PUSH
+
+    @property
+    def turn_push_wanted(self) -> bool:
+        return self.notify_by in (self.NotifyBy.PUSH, self.NotifyBy.BOTH)
 
     @property
     def on_vacation(self) -> bool:

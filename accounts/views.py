@@ -23,6 +23,7 @@ from accounts.services import calendar_token_reset
 from games.calendar import CONTENT_TYPE
 from games.errors import Refused
 from games.feeds import calendar_feed_for
+from games.push import push_public_key
 from games.vacation import vacation_end, vacation_start
 
 # As the profile page shows it: "Thursday 5 March, 09:00", in the player's time zone.
@@ -126,5 +127,6 @@ def _page(request: AuthedRequest, **forms: Any) -> HttpResponse:
         "vacation_form": forms.get("vacation_form") or _vacation_form(user),
         "days_left": user.vacation_budget(now=timezone.now()).days_left,
         "calendar_url": calendar_url(request, user),
+        "push_key": push_public_key(),
     }
     return render(request, "accounts/profile.html", context)

@@ -9,6 +9,7 @@ defaults that ``manage.py check --deploy`` asks for.
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -247,11 +248,21 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {}
 
+def _refusal_without_traceback(record: logging.LogRecord) -> bool:
+    """A refused request (403, 404) is the visitor's mistake: one warning line, no traceback."""
+    if 400 <= getattr(record, "status_code", 500) < 500:
+        record.exc_info = None
+        record.exc_text = None
+    return True
+
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"refusal_without_traceback": {"()": lambda: _refusal_without_traceback}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"django.request": {"filters": ["refusal_without_traceback"]}},
 }
 
 if PRODUCTION:
@@ -280,6 +291,11 @@ CELERY_BEAT_SCHEDULE.update(
         "games-vacation-sweep": {"task": "games.tasks.vacation_sweep", "schedule": 60.0},
         # Waiting matches whose invitations were never all accepted are abandoned.
         "games-waiting-expire": {"task": "games.tasks.waiting_expire", "schedule": 3600.0},
+        # Deadlines a lost message missed (the database is the truth; each task claims before it acts).
+        "games-deadline-sweep": {"task": "games.tasks.deadline_sweep", "schedule": 60.0},
+        # leagues: finished matches whose fixture is not yet counted; rounds whose play-by date passed.
+        "leagues-results-sweep": {"task": "leagues.tasks.results_sweep", "schedule": 300.0},
+        "leagues-rounds-sweep": {"task": "leagues.tasks.rounds_sweep", "schedule": 600.0},
     }
 )
 
@@ -290,4 +306,11 @@ GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PE
 GAMES_WAITING_EXPIRE_DAYS = int(os.environ.get("GAMES_WAITING_EXPIRE_DAYS", "7"))
 
 # Clocks and absence.
+BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "2"))
+GAMES_TIMEOUTS_BEFORE_ABSENT = int(os.environ.get("GAMES_TIMEOUTS_BEFORE_ABSENT", "3"))
+GAMES_DEADLINE_ETA_HORIZON_SECONDS = 1800  # a scheduled task only for deadlines this near: below Redis' 1 h visibility timeout
+GAMES_DEADLINE_SWEEP_BATCH = 10
+GAMES_DEADLINE_SWEEP_LIMIT = 20_000
+# A timeout lost in a database crash keeps its deadline, so the sweep plays it again: no need to wait for the disk.
+GAMES_TIMEOUT_SYNCHRONOUS_COMMIT = False
 ACCOUNTS_VACATION_DAYS_PER_YEAR = int(os.environ.get("ACCOUNTS_VACATION_DAYS_PER_YEAR", "14"))

@@ -200,10 +200,22 @@ class MatchCreateForm(forms.Form):
             name = entry["name"]
             if (game.NAME, name) in NUMBER_TABLES:
                 table = self.tables[name] = NUMBER_TABLES[(game.NAME, name)]()
-                for cell, default in table.defaults.items():
-                    self.fields[f"{OPTION_PREFIX}{name}__{cell}"] = forms.IntegerField(
-                        required=False, initial=default, min_value=table.low, max_value=table.high, label=cell
+                for row_label, cells in table.rows:
+                    columns = table.columns[-len(cells) :]
+                    row_label = (
+                        f"{table.columns[0].lower()} {row_label}" if len(table.columns) > len(cells) else row_label
                     )
+                    for (cell, default), column in zip(cells, columns, strict=True):
+                        # The table's headers say it to the eye; the label says it to a screen reader.
+                        label = f"{entry.get('label', name)}, {row_label}: {column.lower()}"
+                        self.fields[f"{OPTION_PREFIX}{name}__{cell}"] = forms.IntegerField(
+                            required=False,
+                            initial=default,
+                            min_value=table.low,
+                            max_value=table.high,
+                            label=label,
+                            widget=forms.NumberInput(attrs={"aria-label": label}),
+                        )
             self.fields[f"{OPTION_PREFIX}{name}"] = _option_field(entry, game.NAME)
         for number in range(1, game.MAX_PLAYERS):
             # Not required: the rows beyond the number of players are left out of a post.

@@ -6,6 +6,8 @@ append-only record from which the snapshot can always be rebuilt.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -133,6 +135,9 @@ class Seat(models.Model):
     bot_moves = models.PositiveIntegerField(
         default=0, help_text="Moves a bot made for this player: timeouts and absence."
     )
+    # When the player last had the table open (a page load or a poll), written at most once a minute:
+    # a player seen since their turn began gets no turn mail (games.notify).
+    last_seen = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -218,6 +223,8 @@ class Mail(models.Model):
         SENDING = "sending", "Sending"
         SENT = "sent", "Sent"
         FAILED = "failed", "Failed"
+        # Not sent, on purpose: a held turn mail the player no longer needs (the reason is in last_error).
+        CANCELLED = "cancelled", "Cancelled"
 
     recipient = models.EmailField()
     user = models.ForeignKey(
@@ -238,6 +245,13 @@ class Mail(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # Not sent before this moment: a turn mail waits out a grace period, in which the player may answer.
+    send_after = models.DateTimeField(null=True, blank=True)
+    # The turn a turn mail is about: the seat awaited once the match reached this version. At send time
+    # the mail is dropped if that seat has moved since or its player was at the table (games.notify).
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    turn_version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         indexes = [
@@ -248,3 +262,22 @@ class Mail(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} to {self.recipient} ({self.status})"
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription for one player (``games.push``): where to send and the keys to encrypt with."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions")
+    # The push service's URL for this browser: unique, so that subscribing again updates the row.
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=200, help_text="The browser's public key (base64url).")
+    auth = models.CharField(max_length=100, help_text="The browser's authentication secret (base64url).")
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Push subscription {self.pk} of {self.user_id}"
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The subscription as ``pywebpush.webpush`` takes it."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}

@@ -9,6 +9,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet
 from django.http import Http404
+from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, Seat
@@ -104,6 +105,7 @@ def match_and_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
 MOVE_SEAT_FIELDS = (
     *("id", "match", "number", "user", "bot_level", "joined", "awaiting", "notified_at", "deadline"),
     *("bank", "timeouts_in_row", "absent", "bot_moves"),
+    "last_seen",  # a player at the table when the match ends sees the result there (notify.match_over_mails)
     *("user__id", "user__email", "user__display_name", "user__notify", "user__auto_forced_moves"),
     "user__vacation_started_at",  # a player on vacation gets no deadline (services.seat_clock_paused)
     "user__auto_vacation",  # asked before a timeout, so that only those who chose it cost a query
@@ -154,6 +156,7 @@ class Table:
     moves: list[dict[str, Any]] = field(default_factory=list)
     more_moves: bool = False
     chat: list[dict[str, Any]] = field(default_factory=list)
+    clocks: dict[str, Any] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -171,4 +174,40 @@ def table_for(*, match: Match, seat: Seat | None) -> Table:
     table.moves = match.recent_moves
     table.more_moves = match.version > len(match.recent_moves)
     table.chat = match.recent_chat
+    table.clocks = clocks_for(match=match, seats=seats, reader=seat)
     return table
+
+
+def clocks_for(*, match: Match, seats: list[Seat], reader: Seat | None) -> dict[str, Any]:
+    """Each seat's clock for ``templates/games/_clocks.html``, from the seats and players already read.
+
+    An awaited seat with a running clock has its deadline (every awaited seat in a simultaneous step);
+    any other seat the time its clock holds (``left_until``: now plus its bank, for ``timeuntil``). A
+    seat whose player is on vacation says until when; an absent seat that the bot plays it, and the
+    reader's own absent seat offers to take it back.
+    """
+    clock = match.clock
+    active = match.status == Match.Status.ACTIVE
+    now = timezone.now()
+    rows = []
+    for seat in seats:
+        user = seat.user if not seat.is_bot else None
+        bank = None if clock is None else (clock.initial if seat.bank is None else seat.bank)
+        rows.append(
+            {
+                "number": seat.number,
+                "name": seat.name,
+                "awaited": active and seat.awaiting,
+                "deadline": seat.deadline if active else None,
+                "left_until": now + bank if active and bank is not None and seat.deadline is None else None,
+                "vacation_until": user.vacation_until if user is not None and user.on_vacation else None,
+                "absent": active and seat.absent and not seat.is_bot,
+                "mine": reader is not None and seat.pk == reader.pk,
+            }
+        )
+    return {
+        "active": active,
+        "description": clock.describe() if clock is not None else "",
+        "now": now,
+        "seats": rows,
+    }

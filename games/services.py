@@ -33,7 +33,7 @@ from accounts.models import User
 from engine import IllegalAction, get_game
 from engine.bots import LEVELS, choose
 from engine.replay import seed_hash
-from games.clocks import TimeControl, bank_after_move, deadline_for
+from games.clocks import TimeControl, bank_after_move, deadline_for, turn_mail_due
 from games.errors import IllegalMove, MoveRefused, NotSeated, Refused, Stale
 from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat
 from games.selectors import match_locked
@@ -402,6 +402,7 @@ def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
     """
     to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
     now, dirty, mails, deadlines = timezone.now(), [], [], []
+    match.seat_list = seats  # a turn mail names every seat (games.maillinks.short_view), without a query
     for seat in seats:
         before = _seat_key(seat)
         mail = _seat_update(match, seat, to_act, moved, now)
@@ -409,14 +410,24 @@ def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
             mails.append(mail)
         if _seat_key(seat) != before:
             dirty.append(seat)
-            if seat.deadline is not None:
+            if seat.deadline is not None and seat.deadline != before[2]:  # a new deadline, not one kept
                 deadlines.append((seat.pk, seat.deadline))
     _seats_save(dirty)
-    # An id the database could not return (an old SQLite) leaves that mail to the sweep.
-    mail_ids = [m.pk for m in Mail.objects.bulk_create(mails) if m.pk is not None] if mails else []
+    if moved and match.status == Match.Status.FINISHED:  # this change ended the match: it ends only once
+        from games.notify import match_over_mails  # games.notify imports this module
+
+        mails += match_over_mails(match=match, seats=seats)
+    # An id the database could not return (an old SQLite) leaves that mail to the sweep. A held turn
+    # mail is queued for the end of its grace period.
+    saved = Mail.objects.bulk_create(mails) if mails else []
+    mail_ids = [(m.pk, _countdown(m.send_after, now)) for m in saved if m.pk is not None]
     bots = [s.number for s in seats if s.played_by_bot and s.number in to_act]
     if bots or mail_ids or deadlines:
         transaction.on_commit(partial(_follow_up, match.pk, match.version, bots, mail_ids, deadlines))
+
+
+def _countdown(send_after: datetime | None, now: datetime) -> float | None:
+    return None if send_after is None else max((send_after - now).total_seconds(), 0.0)
 
 
 SeatKey = tuple[bool, datetime | None, datetime | None, timedelta | None]
@@ -521,7 +532,7 @@ def _follow_up(
     match_id: int,
     version: int,
     bots: list[int],
-    mail_ids: list[int],
+    mail_ids: list[tuple[int, float | None]],
     deadlines: Sequence[tuple[int, datetime]] = (),
 ) -> None:
     """On commit, once per change: queue the new outbox rows for sending, wake the bots, schedule the deadlines.
@@ -530,8 +541,8 @@ def _follow_up(
     moves land one by one. A broker outage must not fail the move: pending mails, waiting bots and
     passed deadlines are found again by the sweeps.
     """
-    for mail_id in mail_ids:
-        _enqueue("games.tasks.mail_send", mail_id)
+    for mail_id, countdown in mail_ids:
+        _enqueue("games.tasks.mail_send", mail_id, **({} if countdown is None else {"countdown": countdown}))
     delay = getattr(settings, "BOT_MOVE_DELAY_SECONDS", 2)
     for seat in bots:
         _enqueue("games.tasks.bot_move", match_id, seat, version, countdown=delay)
@@ -564,12 +575,18 @@ def _enqueue(task: str, *args: Any, **options: Any) -> None:
 
 
 def _turn_mail(match: Match, seat: Seat, user: User) -> Mail:
-    """The outbox row for a turn mail, not yet saved.
+    """The outbox row for a turn mail, not yet saved, held for the grace period (``games.notify``).
 
     Rendered inside the move's transaction on every turn: three small templates, cached once loaded.
+    It names the turn (match, seat, version) so that the sender can drop it if the seat has moved by then.
     """
+    from games.maillinks import turn_mail_context  # it imports this module
+    from games.notify import turn_mail_grace  # games.notify imports this module
+
     title, url = f"{match.title} #{match.pk}", _absolute(match.get_absolute_url())
     context = {"user": user, "name": mail_safe(user.name), "title": title, "url": url}
+    # The seat's own view in short and a signed link per move: the player may answer from the mail itself.
+    context |= turn_mail_context(match=match, seat=seat, seats=match.seat_list, absolute=_absolute)
     subject, body, html = _render_mail("turn", context)
     # The key holds the version this move created, so it cannot clash: no savepoint needed.
     return Mail(
@@ -579,6 +596,10 @@ def _turn_mail(match: Match, seat: Seat, user: User) -> Mail:
         body=body,
         html=html,
         dedupe_key=f"turn:{match.pk}:{seat.number}:{match.version}",
+        send_after=turn_mail_due(turn_started=timezone.now(), grace=turn_mail_grace()),
+        match=match,
+        seat_number=seat.number,
+        turn_version=match.version,
     )
 
 
@@ -607,6 +628,7 @@ def seat_timeout(*, seat_id: int, deadline: datetime) -> bool:
     if match_id is None:
         return False
     with transaction.atomic():
+        _timeouts_commit_mode()
         found = match_locked(match_id)
         if found is None:
             return False
@@ -626,6 +648,7 @@ def match_timeouts(*, match_id: int) -> int:
     nothing left) waits for the next task or sweep: each seat times out at most once per call.
     """
     with transaction.atomic():
+        _timeouts_commit_mode()
         found = match_locked(match_id)
         if found is None:
             return 0
@@ -633,6 +656,18 @@ def match_timeouts(*, match_id: int) -> int:
         now = timezone.now()
         due = [s for s in seats if _timeout_due(match, s, s.deadline, now)]
         return _timeouts_play(match, seats, due, now) if due else 0
+
+
+def _timeouts_commit_mode() -> None:
+    """On PostgreSQL, timeouts commit without waiting for the disk (``GAMES_TIMEOUT_SYNCHRONOUS_COMMIT``).
+
+    Safe where a player's move is not: a timeout lost with the last instant before a database crash
+    leaves its deadline in the database, and the sweep plays it again. The flush is the largest cost
+    of a timeout, and a backlog of them (a broker outage, a busy machine) is worked through faster.
+    """
+    if connection.vendor == "postgresql" and not getattr(settings, "GAMES_TIMEOUT_SYNCHRONOUS_COMMIT", False):
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
 
 def _timeout_due(match: Match, seat: Seat, deadline: datetime | None, now: datetime) -> bool:

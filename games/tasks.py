@@ -17,7 +17,6 @@ from django.core.mail import EmailMultiAlternatives
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import User
 from games.models import Mail, Match, Seat
 
 log = logging.getLogger(__name__)
@@ -25,10 +24,13 @@ log = logging.getLogger(__name__)
 MAIL_MAX_ATTEMPTS = 5
 # A pending mail this old lost its message (a broker outage, a failed publish): queue it again.
 MAIL_STALE_AFTER = timedelta(minutes=5)
+# A held mail (a turn mail's grace period) still pending this long after its time lost its message.
+MAIL_HELD_LATE_AFTER = timedelta(minutes=1)
 # A mail claimed for sending this long ago lost its worker: an attempt ends far sooner (EMAIL_TIMEOUT).
 MAIL_SENDING_STALE_AFTER = timedelta(minutes=10)
 # What the mail server or the network may get over; anything else is wrong with the mail itself.
 MAIL_TRANSIENT_ERRORS = (smtplib.SMTPException, OSError)
+PUSHED_INSTEAD = "The player takes turn notices as browser notifications only: sent as a push instead."
 WORKER_LOST = "The worker sending this mail stopped before it finished."
 
 
@@ -83,6 +85,9 @@ def bot_sweep() -> int:
 
 # --- deadlines -------------------------------------------------------------
 
+# Kombu's Redis transport takes priority 0 first and 9 last (other transports ignore it).
+SWEEP_PRIORITY = 9
+
 
 @shared_task
 def deadline_fire(seat_id: int, deadline: str) -> bool:
@@ -99,17 +104,19 @@ def deadline_sweep() -> int:
 
     One indexed range scan on the running deadlines, oldest first. A batch per
     ``GAMES_DEADLINE_SWEEP_BATCH`` matches keeps every worker process busy while leaving room between
-    batches for the tasks of deadlines falling due now. A batch queued twice (a sweep running again
-    before the last one's batches were done) finds nothing left to do.
+    batches for other work, and the batches are queued at the lowest priority: on Redis every other
+    message (a deadline falling due now, a bot's move, a mail) is taken before them, so a backlog
+    of old deadlines does not make new ones late. A batch queued twice (a sweep running again before
+    the last one's batches were done) finds nothing left to do.
     """
     limit = getattr(settings, "GAMES_DEADLINE_SWEEP_LIMIT", 20_000)
-    size = getattr(settings, "GAMES_DEADLINE_SWEEP_BATCH", 20)
+    size = getattr(settings, "GAMES_DEADLINE_SWEEP_BATCH", 10)
     due = overdue_seats(now=timezone.now()).values_list("match_id", flat=True)[:limit]
     match_ids = list(dict.fromkeys(due))
     for start in range(0, len(match_ids), size):
         batch = match_ids[start : start + size]
         try:
-            deadline_batch.apply_async((batch,), retry=False)
+            deadline_batch.apply_async((batch,), retry=False, priority=SWEEP_PRIORITY)
         except Exception:  # a broker that fails now: play this batch here, the next sweep gets any left
             log.exception("Could not queue a deadline batch; playing it in the sweep")
             deadline_batch(batch)
@@ -147,14 +154,28 @@ def mail_send(self: Any, mail_id: int) -> bool:
 
     Every attempt ends the mail ``sent``, ``failed`` with the reason, or back to ``pending`` with the
     reason and a retry on its way. Only a worker that dies mid-attempt leaves it ``sending``: the sweep
-    reclaims those.
+    reclaims those. A held turn mail is not claimed before its ``send_after``, and once claimed it ends
+    ``cancelled`` with the reason if the player no longer needs it (``games.notify.turn_mail_unwanted``).
     """
-    claimed = Mail.objects.filter(pk=mail_id, status=Mail.Status.PENDING).update(
-        status=Mail.Status.SENDING, attempts=F("attempts") + 1, updated_at=timezone.now()
+    from games.notify import turn_mail_unwanted
+    from games.push import turn_notice
+
+    now = timezone.now()
+    due = Q(send_after__isnull=True) | Q(send_after__lte=now)
+    claimed = Mail.objects.filter(due, pk=mail_id, status=Mail.Status.PENDING).update(
+        status=Mail.Status.SENDING, attempts=F("attempts") + 1, updated_at=now
     )
     if not claimed:
         return False
     mail = Mail.objects.get(pk=mail_id)
+    unwanted = turn_mail_unwanted(mail=mail)
+    if unwanted:
+        _mail_end(mail_id, Mail.Status.CANCELLED, unwanted)
+        return False
+    # The push goes at the same moment as the turn mail, under the same rules (games.push).
+    if not turn_notice(mail=mail):
+        _mail_end(mail_id, Mail.Status.CANCELLED, PUSHED_INSTEAD)
+        return False
     try:
         _deliver(mail)
     except MAIL_TRANSIENT_ERRORS as exc:
@@ -193,6 +214,8 @@ def mail_sweep() -> int:
     """
     now = timezone.now()
     pending = Mail.objects.filter(status=Mail.Status.PENDING, updated_at__lt=now - MAIL_STALE_AFTER)
+    # A held mail is not sent early: only once its own task should have run, a while ago.
+    pending = pending.filter(Q(send_after__isnull=True) | Q(send_after__lte=now - MAIL_HELD_LATE_AFTER))
     ids = list(pending.values_list("pk", flat=True)[:500])
     lost = Mail.objects.filter(status=Mail.Status.SENDING, updated_at__lt=now - MAIL_SENDING_STALE_AFTER)
     lost.filter(attempts__gte=MAIL_MAX_ATTEMPTS).update(
@@ -213,20 +236,18 @@ def mail_sweep() -> int:
 
 @shared_task
 def digest_send() -> int:
-    """Once a day: one mail per daily-digest player with matches awaiting them."""
-    from games.services import digest_queue
+    """Every hour on the hour: the daily digest of the players whose digest hour it is on their own clock."""
+    from games.notify import digests_queue
 
-    day = timezone.now().date().isoformat()
-    awaiting = (
-        Seat.objects.filter(awaiting=True, match__status=Match.Status.ACTIVE, user__notify=User.Notify.DAILY)
-        .select_related("match", "user")
-        .order_by("user_id", "match_id")
-    )
-    by_user: dict[User, list[Seat]] = {}
-    for seat in awaiting:
-        if seat.user is not None:  # the filter on the player's choice says so; this tells the type checker
-            by_user.setdefault(seat.user, []).append(seat)
-    return sum(digest_queue(user=user, day=day, seats=seats) is not None for user, seats in by_user.items())
+    return digests_queue(now=timezone.now())
+
+
+@shared_task
+def reminder_sweep() -> int:
+    """Every minute: reminders before a deadline that are due now, each once (``games.notify``)."""
+    from games.notify import reminders_queue
+
+    return reminders_queue(now=timezone.now())
 
 
 # --- invitations -------------------------------------------------------------

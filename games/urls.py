@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import views, views_mail
 
 urlpatterns = [
     path("", views.dashboard, name="games-dashboard"),
@@ -18,4 +18,9 @@ urlpatterns = [
     path("m/<id:match_id>/log/", views.full_log, name="games-log"),
     path("m/<id:match_id>/replay/", views.replay, name="games-replay"),
     path("m/<id:match_id>/export.json", views.export, name="games-export"),
+    # A move from a turn mail: the signed token is the credential for that one move (games.maillinks).
+    path("mail/move/<str:token>/", views_mail.mail_move, name="games-mail-move"),
+    path("sw.js", views_mail.service_worker, name="games-service-worker"),
+    path("push/subscription/", views_mail.push_subscription, name="games-push-subscription"),
+    path("notice/test/", views_mail.test_notice, name="games-notice-test"),
 ]

@@ -25,12 +25,12 @@ from games.errors import NotSeated, Refused
 from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm, SeatInviteForm
 from games.invitations import invitation_by_token, invitation_forget, invitation_remember, invitations_for
 from games.models import Match, Seat
+from games.notify import seat_seen
 from games.presenters import log_line, presenter_for
 from games.ratelimit import rate_limited
 from games.rules import rules_page
 from games.selectors import Table, dashboard_for, match_for_viewer, matches_awaiting, seat_for_player, table_for
 from games.services import (
-    INVITATION_GONE,
     SeatSpec,
     chat_post,
     invite_accept,
@@ -131,11 +131,15 @@ def _clock_argument(clock: TimeControl | None) -> dict[str, Any]:
     return {}
 
 
+# Said for a link that matches no open invitation: a mistyped one as much as one used, withdrawn or expired.
+NO_INVITATION = "This invitation does not exist or is no longer valid: it has been used, withdrawn, or has expired."
+
+
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The invitation: who invites whom to what. A visitor without an account keeps it through sign-up and login."""
     seat = invitation_by_token(token)
     if seat is None:
-        messages.error(request, INVITATION_GONE)
+        messages.error(request, NO_INVITATION)
         return redirect("games-dashboard")
     if not request.user.is_authenticated:
         invitation_remember(request, token)
@@ -170,7 +174,7 @@ def invite_decline(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The invitee says no, with or without an account: the token in the link is what entitles them."""
     seat = invitation_by_token(token)
     if seat is None:
-        messages.error(request, INVITATION_GONE)
+        messages.error(request, NO_INVITATION)
         return redirect("games-dashboard")
     try:
         invite_decline_service(token=token)
@@ -252,6 +256,8 @@ def _context(request: AuthedRequest, table: Table, **extra: Any) -> dict[str, An
 @require_GET
 def match_detail(request: AuthedRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
+    if seat is not None:
+        seat_seen(seat=seat)  # a player at the table gets no turn mail
     return render(request, "games/match.html", _context(request, table_for(match=match, seat=seat)))
 
 
@@ -260,6 +266,8 @@ def match_detail(request: AuthedRequest, match_id: int) -> HttpResponse:
 def poll(request: AuthedRequest, match_id: int) -> HttpResponse:
     """The live part of the table, or an empty 204 when nothing changed; polling stops at the end."""
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
+    if seat is not None:
+        seat_seen(seat=seat)  # polling is how a player at the table is seen there
     if request.GET.get("v") == str(match.version) and request.GET.get("c") == str(match.chat_mark):
         return HttpResponse(status=204 if not match.is_over else HttpResponseStopPolling.status_code)
     response = render(request, "games/match.html#live", _context(request, table_for(match=match, seat=seat)))
@@ -277,8 +285,13 @@ def play(request: AuthedRequest, match_id: int) -> HttpResponse:
     error = None if form.is_valid() else str(next(iter(form.errors.values()))[0])
     try:
         if error is None:
-            move_submit(match=match, user=request.user, seat=None, action=form.cleaned_data["action"],
-                        version=form.cleaned_data["version"])
+            move_submit(
+                match=match,
+                user=request.user,
+                seat=None,
+                action=form.cleaned_data["action"],
+                version=form.cleaned_data["version"],
+            )
         else:
             seat_for_player(match_id=match_id, user=request.user)
     except NotSeated as exc:
@@ -391,8 +404,11 @@ def export(request: AuthedRequest, match_id: int) -> HttpResponse:
     """The match log for ``python -m engine verify``: only after the end, when the seed may be shown."""
     match, _seat = match_for_viewer(match_id=match_id, user=request.user)
     if not match.is_over:
-        return HttpResponse("The export opens when the match is over: until then it would reveal the deal.",
-                            status=409, content_type="text/plain; charset=utf-8")
+        return HttpResponse(
+            "The export opens when the match is over: until then it would reveal the deal.",
+            status=409,
+            content_type="text/plain; charset=utf-8",
+        )
     actions = [{"seat": m["seat"], "action": m["action"]} for m in match.moves.values("seat", "action")]
     log = make_log(match.game, match.players, match.seed, match.options, actions, match.state)
     # The engine counts seats from 0 and `python -m engine verify` reads them so; the table says "seat 1" for

@@ -54,7 +54,7 @@ class LeagueForm(forms.Form):
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.game = game
+        self.game_module = game
         self.fields["game"].initial = game.NAME
         size = self.fields["table_size"]
         assert isinstance(size, forms.IntegerField)
@@ -71,6 +71,10 @@ class LeagueForm(forms.Form):
             field = _option_field(entry)
             if field is not None:
                 self.fields[OPTION_PREFIX + entry["name"]] = field
+
+    @property
+    def main_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in ("name", "table_size", "time_control", "timeout_bot_level")]
 
     @property
     def option_fields(self) -> list[forms.BoundField]:
@@ -107,7 +111,7 @@ class LeagueForm(forms.Form):
         data = self.cleaned_data
         return {
             "name": data["name"],
-            "game": self.game.NAME,
+            "game": self.game_module.NAME,
             "table_size": data["table_size"],
             "options": data["options"],
             "time_control": PRESETS[data["time_control"]][1],
@@ -143,8 +147,14 @@ class SeasonForm(forms.ModelForm):
             *("name", "starts_on", "ends_on", "rounds", "divisions", "promote", "relegate"),
             *("round_mode", "fill", "settle"),
         ]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}), "ends_on": forms.DateInput(attrs={"type": "date"})}
-        labels = {"fill": "When the players do not fill every table", "settle": "Matches unfinished at the play-by date"}
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+        labels = {
+            "fill": "When the players do not fill every table",
+            "settle": "Matches unfinished at the play-by date",
+        }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -182,3 +192,18 @@ class AdjustForm(ReasonForm):
     @property
     def places(self) -> list[int]:
         return [self.cleaned_data[f"place_{s}"] for s in range(self.seats)]
+
+
+class RoundDatesForm(forms.Form):
+    """A round's dates in the organizer's own time zone (the middleware activates it)."""
+
+    play_by = forms.DateTimeField(
+        required=False, label="Play by", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+    opens_at = forms.DateTimeField(
+        required=False, label="Opens", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+
+
+class DivisionForm(forms.Form):
+    division = forms.IntegerField(min_value=1, max_value=20)

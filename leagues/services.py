@@ -750,10 +750,13 @@ class _Seat:
 def fixture_count(*, match_id: int) -> bool:
     """Add a finished match's result to its season's standings, once; True if this call did it."""
     with transaction.atomic():
-        fixture = (
-            Fixture.objects.select_related("round__season__league", "match")
-            .filter(match_id=match_id, counted_at=None)
-            .first()
+        fixture = next(
+            iter(
+                Fixture.objects.select_related("round__season__league", "match")
+                .defer(*(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "options")))
+                .filter(match_id=match_id, counted_at=None)
+            ),
+            None,
         )
         if fixture is None or fixture.match is None or fixture.match.status != Match.Status.FINISHED:
             return False
@@ -768,9 +771,11 @@ def fixture_count(*, match_id: int) -> bool:
         result = _result(
             fixture, season.league, places=list(outcome["places"]), scores=scores, bot_moves=_bot_moves(fixture.match)
         )
-        names = _fixture_store(fixture, None, result, how=Fixture.How.PLAYED)
-        if season.league.rated:
-            _rate(fixture, season.league, result)
+        lines = _lines_locked(fixture)
+        held = _ratings_locked(season.league.game, lines) if season.league.rated else None
+        names = _fixture_store(fixture, None, result, how=Fixture.How.PLAYED, lines=lines, held=held)
+        if held is not None:
+            _rate(fixture, season.league, result, lines, held)
         _audit(
             season,
             AuditEntry.Kind.RESULT,
@@ -829,35 +834,33 @@ def _place_points(place: int, places: Sequence[int], scheme: Sequence[float]) ->
 
 
 def _fixture_store(
-    fixture: Fixture, old: dict[str, Any] | None, new: dict[str, Any] | None, *, how: str
+    fixture: Fixture,
+    old: dict[str, Any] | None,
+    new: dict[str, Any] | None,
+    *,
+    how: str,
+    lines: dict[int, Standing] | None = None,
+    held: dict[int, Rating] | None = None,
 ) -> dict[int, str]:
-    """Replace what the fixture added to the standings by ``new``; returns the entrants' names by id."""
+    """Replace what the fixture added to the standings by ``new``; returns the entrants' names by id.
+
+    ``lines`` are the table's Standing rows, already locked (read here when not given); ``held`` the
+    players' ratings, if the caller has them.
+    """
+    lines = lines if lines is not None else _lines_locked(fixture)
     if new is not None and old is None:
-        new = {**new, "opponents_rating": _opponents_rating(fixture)}
+        new = {**new, "opponents_rating": _opponents_rating(fixture, lines, held)}
     elif new is not None and old is not None:
         new = {**new, "opponents_rating": old.get("opponents_rating", [0.0] * len(fixture.seats))}
-    names = _standings_apply(fixture, old, new)
+    _standings_apply(fixture, lines, old, new)
     fixture.result, fixture.how = new, how
     Fixture.objects.filter(pk=fixture.pk).update(result=new, how=how)
-    return names
+    return {pk: row.entrant.user.name for pk, row in lines.items()}
 
 
-def _opponents_rating(fixture: Fixture) -> list[float]:
-    """Per seat, the sum of the people's ratings at the table besides it (bots have none), as they are now."""
-    ids = [e for e in fixture.seats if e is not None]
-    game = fixture.round.season.league.game
-    users = dict(Entrant.objects.filter(pk__in=ids).values_list("pk", "user_id"))
-    shown = dict(Rating.objects.filter(game=game, user_id__in=users.values()).values_list("user_id", "ordinal"))
-    default = ratings.ordinal(*ratings.DEFAULT)
-    value = {e: shown.get(users[e], default) for e in ids}
-    return [sum(value[o] for o in ids if o != e) if e is not None else 0.0 for e in fixture.seats]
-
-
-def _standings_apply(fixture: Fixture, old: dict[str, Any] | None, new: dict[str, Any] | None) -> dict[int, str]:
-    """Add ``new`` and take away ``old`` on the table's Standing rows, locked (in one order: no deadlock)."""
-    seats = fixture.seats
-    ids = sorted({e for e in seats if e is not None})
-    season_id = fixture.round.season_id
+def _lines_locked(fixture: Fixture) -> dict[int, Standing]:
+    """The table's Standing rows with their players, locked in one order (no deadlock between two tables)."""
+    ids = sorted({e for e in fixture.seats if e is not None})
     rows = {
         s.entrant_id: s
         for s in Standing.objects.select_for_update(of=("self",))
@@ -866,21 +869,70 @@ def _standings_apply(fixture: Fixture, old: dict[str, Any] | None, new: dict[str
         .order_by("pk")
     }
     for pk in ids:
-        if pk not in rows:  # an entrant added after the start by the admin
-            rows[pk] = Standing.objects.create(season_id=season_id, entrant_id=pk)
+        if pk not in rows:  # an entrant the admin added after the start
+            rows[pk] = Standing.objects.create(season_id=fixture.round.season_id, entrant_id=pk)
             rows[pk].entrant = Entrant.objects.select_related("user").get(pk=pk)
+    return rows
+
+
+def _ratings_locked(game: str, lines: dict[int, Standing]) -> dict[int, Rating]:
+    """The players' ratings in ``game`` by entrant id, locked for the update; a newcomer's is made at the default.
+
+    Locked in id order: two tables of different leagues of the same game may share players.
+    """
+    users = {pk: row.entrant.user_id for pk, row in lines.items()}
+    have = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update().filter(game=game, user_id__in=users.values()).order_by("pk")
+    }
+    missing = [u for u in users.values() if u not in have]
+    if missing:
+        mu0, sigma0 = ratings.DEFAULT
+        Rating.objects.bulk_create(
+            [Rating(user_id=u, game=game, mu=mu0, sigma=sigma0, ordinal=ratings.ordinal(mu0, sigma0)) for u in missing],
+            ignore_conflicts=True,  # another table made it meanwhile: the lock below waits for that one
+        )
+        have = {
+            r.user_id: r
+            for r in Rating.objects.select_for_update().filter(game=game, user_id__in=users.values()).order_by("pk")
+        }
+    return {pk: have[u] for pk, u in users.items()}
+
+
+def _opponents_rating(fixture: Fixture, lines: dict[int, Standing], held: dict[int, Rating] | None) -> list[float]:
+    """Per seat, the sum of the people's ratings at the table besides it (bots have none), as they are now."""
+    ids = [e for e in fixture.seats if e is not None]
+    if held is None:
+        game = fixture.round.season.league.game
+        users = {pk: row.entrant.user_id for pk, row in lines.items()}
+        shown = dict(Rating.objects.filter(game=game, user_id__in=users.values()).values_list("user_id", "ordinal"))
+        default = ratings.ordinal(*ratings.DEFAULT)
+        value = {e: shown.get(users[e], default) for e in ids}
+    else:
+        value = {e: held[e].ordinal for e in ids}
+    return [sum(value[o] for o in ids if o != e) if e is not None else 0.0 for e in fixture.seats]
+
+
+LINE_FIELDS = (
+    *("played", "points", "wins", "game_score", "bot_moves"),
+    *("opponents_rating_total", "opponents_met", "form", "points_by_round", "meetings"),
+)
+
+
+def _standings_apply(
+    fixture: Fixture, lines: dict[int, Standing], old: dict[str, Any] | None, new: dict[str, Any] | None
+) -> None:
+    """Add ``new`` and take away ``old`` on the table's locked Standing rows.
+
+    One plain UPDATE per row: for the four rows of a table that is cheaper than the CASE per column
+    that ``bulk_update`` builds.
+    """
     round_key = str(fixture.round.number)
-    for seat, entrant in enumerate(seats):
+    for seat, entrant in enumerate(fixture.seats):
         if entrant is not None:
-            _line_apply(rows[entrant], fixture, seat, old, new, round_key)
-    Standing.objects.bulk_update(
-        rows.values(),
-        [
-            *("played", "points", "wins", "game_score", "bot_moves"),
-            *("opponents_rating_total", "opponents_met", "form", "points_by_round", "meetings"),
-        ],
-    )
-    return {pk: row.entrant.user.name for pk, row in rows.items()}
+            _line_apply(lines[entrant], fixture, seat, old, new, round_key)
+    for row in lines.values():
+        Standing.objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in LINE_FIELDS})
 
 
 def _line_apply(
@@ -924,7 +976,9 @@ def _against(places: list[int], seat: int, other: int) -> float:
     return 1.0 if places[seat] < places[other] else 0.5 if places[seat] == places[other] else 0.0
 
 
-def _rate(fixture: Fixture, league: League, result: dict[str, Any]) -> None:
+def _rate(
+    fixture: Fixture, league: League, result: dict[str, Any], lines: dict[int, Standing], held: dict[int, Rating]
+) -> None:
     """Ratings move with the placings of the people at the table; bots are not rated, nor are their seats."""
     seats = fixture.seats
     groups = PARTNER_GAMES.get(league.game, tuple((i,) for i in range(len(seats))))
@@ -933,27 +987,12 @@ def _rate(fixture: Fixture, league: League, result: dict[str, Any]) -> None:
     kept = [(team, place) for team, place in zip(teams, places, strict=True) if team]
     if len(kept) < 2:
         return
-    entrant_ids = [e for team, _ in kept for e in team]
-    users = dict(Entrant.objects.filter(pk__in=entrant_ids).values_list("pk", "user_id"))
-    have = {
-        r.user_id: r for r in Rating.objects.select_for_update().filter(game=league.game, user_id__in=users.values())
-    }
-    mu0, sigma0 = ratings.DEFAULT
-    fresh = [
-        Rating(user_id=u, game=league.game, mu=mu0, sigma=sigma0, ordinal=ratings.ordinal(mu0, sigma0))
-        for u in users.values()
-        if u not in have
-    ]
-    for rating in Rating.objects.bulk_create(fresh):
-        have[rating.user_id] = rating
-    if any(r.pk is None for r in have.values()):  # a database that returns no ids from a bulk insert
-        have = {r.user_id: r for r in Rating.objects.filter(game=league.game, user_id__in=users.values())}
-    before = [[(have[users[e]].mu, have[users[e]].sigma) for e in team] for team, _ in kept]
+    before = [[(held[e].mu, held[e].sigma) for e in team] for team, _ in kept]
     after = ratings.rate(before, [place for _, place in kept])
-    changes = []
+    changes, now = [], timezone.now()
     for (team, _), new_team in zip(kept, after, strict=True):
         for entrant, (mu, sigma) in zip(team, new_team, strict=True):
-            rating = have[users[entrant]]
+            rating = held[entrant]
             shown = ratings.ordinal(mu, sigma)
             changes.append(
                 RatingChange(
@@ -967,8 +1006,9 @@ def _rate(fixture: Fixture, league: League, result: dict[str, Any]) -> None:
                 )
             )
             rating.mu, rating.sigma, rating.ordinal, rating.matches = mu, sigma, shown, rating.matches + 1
-            rating.updated_at = timezone.now()
-    Rating.objects.bulk_update(have.values(), ["mu", "sigma", "ordinal", "matches", "updated_at"])
+            Rating.objects.filter(pk=rating.pk).update(
+                mu=mu, sigma=sigma, ordinal=shown, matches=rating.matches, updated_at=now
+            )
     RatingChange.objects.bulk_create(changes)
 
 
@@ -1103,7 +1143,7 @@ def standings_rebuild(*, season: Season, actor: User | None) -> None:
             .order_by("counted_at", "pk")
         )
         for fixture in counted:
-            _standings_apply(fixture, None, fixture.result)
+            _standings_apply(fixture, _lines_locked(fixture), None, fixture.result)
         _audit(season, AuditEntry.Kind.SEASON, "Standings recomputed from the results.", actor=actor)
 
 

@@ -14,14 +14,16 @@ season = [
     path("withdraw/", views.season_withdraw, name="leagues-season-withdraw"),
     path("fixtures/", views.fixtures, name="leagues-fixtures"),
     path("fixtures/generate/", views.fixtures_generate, name="leagues-fixtures-generate"),
+    path("rounds/<id:round_id>/dates/", views.round_dates, name="leagues-round-dates"),
+    path("entrants/<id:entrant_id>/division/", views.entrant_division, name="leagues-entrant-division"),
     path("start/", views.season_start, name="leagues-season-start"),
     path("organize/", views.season_organize, name="leagues-season-organize"),
-    path("tables/<int:fixture_id>/result/", views.result, name="leagues-result"),
+    path("tables/<id:fixture_id>/result/", views.result, name="leagues-result"),
     path("finish/", views.season_finish, name="leagues-season-finish"),
     path("standings/", views.standings, name="leagues-standings"),
     path("standings.csv", views.standings_export, {"fmt": "csv"}, name="leagues-standings-csv"),
     path("standings.json", views.standings_export, {"fmt": "json"}, name="leagues-standings-json"),
-    path("players/<int:user_id>/", views.player, name="leagues-player"),
+    path("players/<id:user_id>/", views.player, name="leagues-player"),
 ]
 
 urlpatterns = [
@@ -32,10 +34,10 @@ urlpatterns = [
     path("c/<slug:club_slug>/join/", views.club_join, name="leagues-club-join"),
     path("c/<slug:club_slug>/invite/", views.club_invite, name="leagues-club-invite"),
     path("c/<slug:club_slug>/members/", views.members, name="leagues-members"),
-    path("c/<slug:club_slug>/members/<int:user_id>/role/", views.member_role, name="leagues-member-role"),
-    path("c/<slug:club_slug>/members/<int:user_id>/remove/", views.member_remove, name="leagues-member-remove"),
+    path("c/<slug:club_slug>/members/<id:user_id>/role/", views.member_role, name="leagues-member-role"),
+    path("c/<slug:club_slug>/members/<id:user_id>/remove/", views.member_remove, name="leagues-member-remove"),
     path("c/<slug:club_slug>/new-league/", views.league_create, name="leagues-league-create"),
     path("c/<slug:club_slug>/l/<slug:league_slug>/", views.league_detail, name="leagues-league"),
     path("c/<slug:club_slug>/l/<slug:league_slug>/seasons/new/", views.season_create, name="leagues-season-create"),
-    path("c/<slug:club_slug>/l/<slug:league_slug>/<int:number>/", include(season)),
+    path("c/<slug:club_slug>/l/<slug:league_slug>/<id:number>/", include(season)),
 ]

@@ -18,6 +18,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -31,14 +32,16 @@ from leagues import selectors, services, tiebreaks
 from leagues.forms import (
     AdjustForm,
     ClubForm,
+    DivisionForm,
     ForfeitForm,
     InviteForm,
     LeagueForm,
     RoleForm,
+    RoundDatesForm,
     SeasonForm,
     game_for,
 )
-from leagues.models import Club, ClubInvitation, Entrant, Fixture, League, Membership, Season
+from leagues.models import Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
 
 ORGANIZER = Membership.Role.ORGANIZER
 
@@ -47,12 +50,9 @@ ORGANIZER = Membership.Role.ORGANIZER
 
 
 def _club(request: HtmxHttpRequest, slug: str) -> tuple[Club, str | None]:
-    """The club and the reader's role in it; a private club does not exist for those outside it."""
+    """The club and the reader's role in it."""
     club = get_object_or_404(Club, slug=slug)
-    role = selectors.club_role(club=club, user=_user(request))
-    if not club.public and role is None:
-        raise Http404("No such club.")
-    return club, role
+    return club, _role_in(request, club)
 
 
 def _league(request: HtmxHttpRequest, club_slug: str, league_slug: str) -> tuple[League, str | None]:
@@ -71,6 +71,7 @@ def _season(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: 
 
 
 def _role_in(request: HtmxHttpRequest, club: Club) -> str | None:
+    """The reader's role in the club; a private club does not exist for those outside it."""
     role = selectors.club_role(club=club, user=_user(request))
     if not club.public and role is None:
         raise Http404("No such club.")
@@ -132,7 +133,13 @@ def club_detail(request: HtmxHttpRequest, club_slug: str) -> HttpResponse:
     return render(
         request,
         "leagues/club.html",
-        {"club": club, "role": role, "leagues": club.leagues.all(), "members": members, "is_organizer": role == ORGANIZER},
+        {
+            "club": club,
+            "role": role,
+            "leagues": club.leagues.all(),
+            "members": members,
+            "is_organizer": role == ORGANIZER,
+        },
     )
 
 
@@ -167,7 +174,7 @@ def club_invite(request: AuthedRequest, club_slug: str) -> HttpResponse:
 
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The link in an invitation mail: shows the club and joins it on a post (after logging in)."""
-    invitation = ClubInvitation.objects.select_related("club").filter(token=token).first()
+    invitation = ClubInvitation.objects.select_related("club", "invited_by").filter(token=token).first()
     if request.method == "POST":
         user = _user(request)
         if user is None:
@@ -179,7 +186,8 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
         else:
             messages.success(request, f"Welcome to {membership.club.name}.")
             return redirect("leagues-club", membership.club.slug)
-    return render(request, "leagues/invite.html", {"invitation": invitation, "token": token})
+    usable = invitation is not None and invitation.accepted_at is None and invitation.expires_at > timezone.now()
+    return render(request, "leagues/invite.html", {"invitation": invitation, "usable": usable})
 
 
 @login_required
@@ -248,7 +256,9 @@ def league_create(request: AuthedRequest, club_slug: str) -> HttpResponse:
             form.add_error(None, str(exc))
         else:
             return redirect("leagues-league", club.slug, league.slug)
-    return render(request, "leagues/league_form.html", {"club": club, "form": form, "game": game, "games": game_choices()})
+    return render(
+        request, "leagues/league_form.html", {"club": club, "form": form, "game": game, "games": game_choices()}
+    )
 
 
 @require_GET
@@ -268,11 +278,15 @@ def league_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str) ->
 def league_summary(league: League) -> dict[str, Any]:
     """The league's settings in words, for its page."""
     game = game_for(league.game)
-    labels = {entry["name"]: entry.get("label", entry["name"]) for entry in game.OPTIONS}
+    usual = game.validate_options(league.table_size, {})  # the defaults as this table size resolves them
     control = TimeControl.from_json(league.time_control)
     return {
         "game": game.TITLE,
-        "options": [(labels.get(k, k), _option_words(v)) for k, v in sorted(league.options.items()) if v not in (None, "")],
+        "options": [
+            (entry.get("label", entry["name"]), _option_words(league.options.get(entry["name"])))
+            for entry in game.OPTIONS
+            if league.options.get(entry["name"]) != usual.get(entry["name"])
+        ],
         "time_control": control.describe() if control else "No clock: players take the time they need.",
         "scoring": (
             "Points per place: " + ", ".join(f"{ordinal(n)} {p:g}" for n, p in enumerate(league.place_points, start=1))
@@ -333,8 +347,13 @@ def season_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str, nu
 
 
 def _season_context(season: Season, role: str | None) -> dict[str, Any]:
-    return {"season": season, "league": season.league, "club": season.league.club, "role": role,
-            "is_organizer": role == ORGANIZER}
+    return {
+        "season": season,
+        "league": season.league,
+        "club": season.league.club,
+        "role": role,
+        "is_organizer": role == ORGANIZER,
+    }
 
 
 @login_required
@@ -343,7 +362,11 @@ def season_registration(request: AuthedRequest, club_slug: str, league_slug: str
     """Open or close registration (the post's ``action``)."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    change = services.season_close_registration if request.POST.get("action") == "close" else services.season_open_registration
+    change = (
+        services.season_close_registration
+        if request.POST.get("action") == "close"
+        else services.season_open_registration
+    )
     try:
         change(season=season, actor=request.user)
     except Refused as exc:
@@ -383,7 +406,7 @@ def season_withdraw(request: AuthedRequest, club_slug: str, league_slug: str, nu
 def fixtures(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     """The rounds and their tables with the play-by dates, bots and byes, and how many pairs meet again."""
     season, role = _season(request, club_slug, league_slug, number)
-    rounds = list(season.round_set.prefetch_related("fixtures__match"))
+    rounds = list(season.round_set.prefetch_related("fixtures"))
     names = _entrant_names(season)
     context = {
         **_season_context(season, role),
@@ -403,6 +426,44 @@ def fixtures_generate(request: AuthedRequest, club_slug: str, league_slug: str, 
     except Refused as exc:
         _refused(request, exc)
     return redirect(season_url(season, "leagues-fixtures"))
+
+
+@login_required
+@require_POST
+def round_dates(request: AuthedRequest, club_slug: str, league_slug: str, number: int, round_id: int) -> HttpResponse:
+    """The organizer moves a round's play-by (or opening) date."""
+    season, role = _season(request, club_slug, league_slug, number)
+    _organizer_only(role)
+    round_ = get_object_or_404(Round, pk=round_id, season=season)
+    form = RoundDatesForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.LeagueRefused("Give the dates as a day and a time.")
+        services.round_update(round=round_, actor=request.user, **form.cleaned_data)
+    except Refused as exc:
+        _refused(request, exc)
+    else:
+        messages.success(request, f"Round {round_.number}'s dates are changed.")
+    return redirect(season_url(season, "leagues-fixtures") + f"#round-{round_.division}-{round_.number}")
+
+
+@login_required
+@require_POST
+def entrant_division(
+    request: AuthedRequest, club_slug: str, league_slug: str, number: int, entrant_id: int
+) -> HttpResponse:
+    """The organizer puts an entrant in a division before the draw."""
+    season, role = _season(request, club_slug, league_slug, number)
+    _organizer_only(role)
+    entrant = get_object_or_404(Entrant, pk=entrant_id, season=season)
+    form = DivisionForm(request.POST)
+    try:
+        if not form.is_valid():
+            raise services.LeagueRefused(f"This season has divisions 1 to {season.divisions}.")
+        services.entrant_set_division(entrant=entrant, actor=request.user, division=form.cleaned_data["division"])
+    except Refused as exc:
+        _refused(request, exc)
+    return redirect(season_url(season))
 
 
 def _entrant_names(season: Season) -> dict[int, str]:
@@ -451,19 +512,9 @@ def season_organize(request: AuthedRequest, club_slug: str, league_slug: str, nu
     context = {
         **_season_context(season, role),
         "overdue": _tables(selectors.overdue_fixtures(season=season), names),
-        "bot_played": _tables(_bot_played(season), names),
+        "bot_played": _tables(selectors.bot_played_fixtures(season=season), names),
     }
     return render(request, "leagues/organize.html", context)
-
-
-def _bot_played(season: Season) -> Any:
-    # Asked of L2a as selectors.bot_played_fixtures (notes/leagues-requests.md); one query meanwhile.
-    return (
-        Fixture.objects.filter(round__season=season, match__seats__bot_moves__gt=0)
-        .distinct()
-        .select_related("round", "match")
-        .order_by("round__number", "table_number")
-    )
 
 
 def _tables(found: Any, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -483,7 +534,13 @@ def result(request: AuthedRequest, club_slug: str, league_slug: str, number: int
     adjust = AdjustForm(data if action == "adjust" else None, names=names, prefix="adjust")
     if request.method == "POST" and (done := _result_post(request, fixture, action, forfeit, adjust)):
         return done
-    context = {**_season_context(season, role), "fixture": fixture, "names": names, "forfeit": forfeit, "adjust": adjust}
+    context = {
+        **_season_context(season, role),
+        "fixture": fixture,
+        "names": names,
+        "forfeit": forfeit,
+        "adjust": adjust,
+    }
     return render(request, "leagues/result.html", context)
 
 
@@ -499,11 +556,16 @@ def _result_post(
         return None
     try:
         if action == "forfeit":
-            services.result_forfeit(fixture=fixture, actor=request.user, entrants=forfeit.cleaned_data["entrants"],
-                                    reason=forfeit.cleaned_data["reason"])
+            services.result_forfeit(
+                fixture=fixture,
+                actor=request.user,
+                entrants=forfeit.cleaned_data["entrants"],
+                reason=forfeit.cleaned_data["reason"],
+            )
         else:
-            services.result_adjust(fixture=fixture, actor=request.user, places=adjust.places,
-                                   reason=adjust.cleaned_data["reason"])
+            services.result_adjust(
+                fixture=fixture, actor=request.user, places=adjust.places, reason=adjust.cleaned_data["reason"]
+            )
     except Refused as exc:
         form.add_error(None, str(exc))
         return None
@@ -536,10 +598,23 @@ def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number
         {"division": d, "rows": sort_rows(rows, sort), "chart": chart_for(rows, season)}
         for d, rows in _divisions(season)
     ]
-    extra = [(k, tiebreaks.TIEBREAKS.get(k, k)) for k in season.league.tiebreaks if k != "points"]
-    columns = [("rank", "#"), ("name", "Player"), ("played", "Played"), ("points", "Points"), *extra, ("rating", "Rating")]
-    context = {**_season_context(season, role), "tables": tables, "sort": sort, "columns": columns,
-               "tiebreak_columns": extra, "ascending": ASCENDING}
+    extra = [(k, COLUMN_LABELS.get(k, k)) for k in season.league.tiebreaks if k != "points"]
+    columns = [
+        ("rank", "#"),
+        ("name", "Player"),
+        ("played", "Played"),
+        ("points", "Points"),
+        *extra,
+        ("rating", "Rating"),
+    ]
+    context = {
+        **_season_context(season, role),
+        "tables": tables,
+        "sort": sort,
+        "columns": columns,
+        "tiebreak_columns": extra,
+        "ascending": ASCENDING,
+    }
     template = "leagues/standings.html#standings-tables" if request.htmx else "leagues/standings.html"
     return render(request, template, context)
 
@@ -583,6 +658,14 @@ def player(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: i
 # Columns sorted lowest first; every other column puts the biggest number on top.
 ASCENDING = {"name", "rank", "fewest_bot_moves"}
 SORTS = {"rank", "name", "played", "points", "rating", *tiebreaks.TIEBREAKS}
+# Column headings short enough for a phone; the league page names each tie-break in full.
+COLUMN_LABELS = {
+    "wins": "Wins",
+    "head_to_head": "Head-to-head",
+    "game_score": "Game score",
+    "opponents_rating": "Opponents' rating",
+    "fewest_bot_moves": "Bot moves",
+}
 CHART_PLAYERS = 5
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 12
 
@@ -593,10 +676,10 @@ def sort_rows(rows: list[selectors.StandingRow], sort: str) -> list[selectors.St
         return rows
     if sort == "name":
         return sorted(rows, key=lambda row: row.name.casefold())
-    values = [(_sort_value(row, sort), row) for row in rows]
-    known = [pair for pair in values if pair[0] is not None]
-    known.sort(key=lambda pair: pair[0] if sort in ASCENDING else -pair[0])  # type: ignore[operator]
-    return [row for _v, row in known] + [row for v, row in values if v is None]
+    known = [(value, row) for row in rows if (value := _sort_value(row, sort)) is not None]
+    sign = 1 if sort in ASCENDING else -1
+    known.sort(key=lambda pair: sign * pair[0])
+    return [row for _v, row in known] + [row for row in rows if _sort_value(row, sort) is None]
 
 
 def _sort_value(row: selectors.StandingRow, sort: str) -> float | None:
@@ -608,27 +691,40 @@ def _sort_value(row: selectors.StandingRow, sort: str) -> float | None:
 
 
 def chart_for(rows: list[selectors.StandingRow], season: Season) -> dict[str, Any] | None:
-    """The leaders' running totals by round as SVG coordinates; None until someone has points."""
+    """The leaders' running totals after each round as SVG coordinates, from nothing at the start.
+
+    None until someone has points. A dot per leader and round played; the lines start at the origin.
+    """
     leaders = rows[:CHART_PLAYERS]
     played = max((i + 1 for row in rows for i, p in enumerate(row.points_by_round) if p), default=0)
     if not leaders or not played:
         return None
     top = max(max(row.cumulative[:played]) for row in leaders) or 1.0
-    step = (CHART_WIDTH - 2 * CHART_PAD) / max(played - 1, 1)
+    step = (CHART_WIDTH - 2 * CHART_PAD) / played
+    bottom = CHART_HEIGHT - CHART_PAD
+
+    def y(total: float) -> float:
+        return round(bottom - total / top * (CHART_HEIGHT - 2 * CHART_PAD), 1)
+
     series = []
     for n, row in enumerate(leaders, start=1):
         dots = [
-            {
-                "x": round(CHART_PAD + i * step, 1),
-                "y": round(CHART_HEIGHT - CHART_PAD - total / top * (CHART_HEIGHT - 2 * CHART_PAD), 1),
-                "round": i + 1,
-                "total": total,
-            }
+            {"x": round(CHART_PAD + (i + 1) * step, 1), "y": y(total), "round": i + 1, "total": total}
             for i, total in enumerate(row.cumulative[:played])
         ]
-        points = " ".join(f"{d['x']},{d['y']}" for d in dots)
+        points = " ".join([f"{CHART_PAD},{bottom}", *(f"{d['x']},{d['y']}" for d in dots)])
         series.append({"name": row.name, "n": n, "points": points, "dots": dots})
-    return {"width": CHART_WIDTH, "height": CHART_HEIGHT, "rounds": played, "top": top, "series": series}
+    ticks = [{"x": round(CHART_PAD + r * step, 1), "round": r} for r in range(1, played + 1)]
+    return {
+        **{
+            "width": CHART_WIDTH,
+            "height": CHART_HEIGHT,
+            "pad": CHART_PAD,
+            "bottom": bottom,
+            "right": CHART_WIDTH - CHART_PAD,
+        },
+        **{"rounds": played, "top": top, "series": series, "ticks": ticks},
+    }
 
 
 def export_rows(rows: list[selectors.StandingRow], keys: list[str]) -> list[dict[str, Any]]:

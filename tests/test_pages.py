@@ -66,7 +66,7 @@ def test_it_renders_every_page_for_signed_in_players(client: Client, path: str) 
 
 
 def test_it_renders_the_account_pages_in_our_layout(client: Client) -> None:
-    for path, heading in [("/accounts/login/", "Sign In"), ("/accounts/signup/", "Sign Up"), ("/accounts/password/reset/", "Password Reset")]:
+    for path, heading in [("/accounts/login/", "Log in"), ("/accounts/signup/", "Sign up"), ("/accounts/password/reset/", "Password Reset")]:
         body = client.get(path).content.decode()
         assert heading in body and '<header class="site-header">' in body
         assert re.search(r"<title>\s*" + heading.split()[0], body, re.IGNORECASE), path

@@ -27,6 +27,7 @@ def when(value: datetime | None, ago: bool = True) -> dict[str, Any]:
     return {
         "value": value,
         "iso": value.isoformat(),
+        "just_now": recent and timedelta(0) <= now - value < timedelta(minutes=1),
         "ago": recent and value <= now,
         "ahead": recent and value > now,
         "same_year": timezone.localtime(value).year == timezone.localtime(now).year

@@ -7,10 +7,12 @@ from typing import Any
 from django import template
 
 from accounts.models import User
-from leagues.models import Fixture
+from engine import GAMES, get_game
+from leagues.models import Fixture, Rating, RatingChange
 from leagues.selectors import StandingRow, fixtures_for_user
 
 register = template.Library()
+RATING_HISTORY = 10
 
 
 @register.simple_tag(takes_context=True)
@@ -24,3 +26,18 @@ def my_league_fixtures(context: dict[str, Any]) -> list[Fixture]:
 def tiebreak(row: StandingRow, key: str) -> float | None:
     """A standings row's value for one tie-break column."""
     return row.value(key)
+
+
+@register.simple_tag
+def ratings_of(user: User) -> list[dict[str, Any]]:
+    """A player's rating in each game with its latest changes, oldest first: two queries, for the profile page."""
+    ratings = [r for r in Rating.objects.filter(user=user).order_by("game") if r.game in GAMES]
+    # The latest changes over all games together: a game played rarely may show fewer than RATING_HISTORY.
+    recent = RatingChange.objects.filter(rating__user=user).order_by("-at", "-pk")[: RATING_HISTORY * len(GAMES)]
+    history: dict[int, list[RatingChange]] = {}
+    for change in recent:
+        history.setdefault(change.rating_id, []).append(change)
+    return [
+        {"game": get_game(r.game).TITLE, "rating": r, "history": history.get(r.pk, [])[:RATING_HISTORY][::-1]}
+        for r in ratings
+    ]

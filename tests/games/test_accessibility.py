@@ -20,7 +20,7 @@ import pytest
 from django.test import Client
 
 from engine import GAMES
-from games.models import Match
+from games.models import Match, Seat
 from games.services import move_submit
 from tests.games.browser_helpers import DESKTOP, MOVE_BUTTON, VERSION_INPUT, page_version, sign_in_as
 from tests.games.factories import UserFactory, make_match, play_engine_moves, quick_options
@@ -380,11 +380,16 @@ def test_after_a_move_the_focus_is_on_the_move_panel_and_the_bots_moves_are_read
     user = UserFactory(display_name="Keys")
     match = _match_on_my_turn("karnoffel", user, moves=0)
     assert 0 in match.engine.to_act(match.state), "the set-up needs the human's turn"
+    other = make_match("karnoffel", users=[user], level="basic")
+    Seat.objects.filter(match=other, user=user).update(awaiting=False)
     context = _logged_in(browser, site, user)
     page = context.new_page()
     page.goto(site + match.get_absolute_url())
     live = page.locator("#announcer")
     assert live.get_attribute("aria-live") == "polite" and live.inner_text() == ""
+    assert page.locator("#your-turn .badge").inner_text() == "1"
+    # Meanwhile another table comes to this player's turn: the move's answer brings the header's count.
+    Seat.objects.filter(match=other, user=user).update(awaiting=True)
 
     before = page_version(page)
     page.locator(MOVE_BUTTON).first.focus()
@@ -393,15 +398,19 @@ def test_after_a_move_the_focus_is_on_the_move_panel_and_the_bots_moves_are_read
         "([s, v]) => { const f = document.querySelector(s); return !f || f.value !== v; }", arg=[VERSION_INPUT, before]
     )
 
-    assert page.evaluate("document.activeElement && document.activeElement.id") == "turn-panel"
-    page.keyboard.press("Tab")
-    assert page.evaluate("document.activeElement.closest('#turn-panel') !== null"), "Tab leaves the move panel"
+    focused = page.evaluate("document.activeElement && (document.activeElement.id || document.activeElement.tagName)")
+    assert focused == "turn-panel", f"after the move the focus is on {focused}, not the move panel"
+    match.refresh_from_db()
+    if page.locator(MOVE_BUTTON).count():
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.closest('#turn-panel') !== null"), "Tab leaves the move panel"
     page.wait_for_function("() => document.getElementById('announcer').textContent.length > 0")
     spoken = live.inner_text()
-    match.refresh_from_db()
     bot_lines = [m["text"] for m in match.recent_moves if m["seat"] != 0]
     assert bot_lines and bot_lines[-1] in spoken, spoken
-    assert "(bot)" not in spoken and "Keys" not in spoken, "the reader's own click is not read back to them"
+    clicked = match.moves.filter(seat=0, kind="player").latest("ply")
+    assert "(bot)" not in spoken and f"Keys {clicked.text}" not in spoken, "the reader's own click is not read back"
     if 0 in match.engine.to_act(match.state):
         assert spoken.endswith("Your turn."), spoken
+        assert page.locator("#your-turn .badge").inner_text() == "2"
     context.close()

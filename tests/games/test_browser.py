@@ -103,15 +103,14 @@ def _signed_in(page: playwright_sync.Page) -> bool:
 
 def _create_karnoffel_against_bots(page: playwright_sync.Page, site: str) -> int:
     page.goto(f"{site}/new/")
-    page.select_option("form.game-choice select[name=game]", "karnoffel")
-    page.locator("form.game-choice button[type=submit]").click()
-    page.wait_for_url("**/new/?game=karnoffel")
     form = page.locator("form.create-form")
-    form.locator("input[name=players]").fill("4")
+    # Choosing the game swaps in its options (htmx); Karnoffel's four seats are fixed.
+    form.locator("select[name=game]").select_option("karnoffel")
+    page.locator('#game-options[data-game="karnoffel"]').wait_for()
     form.locator("input[name=opt_target]").fill("1")
     for number in (1, 2, 3):
         form.locator(f"select[name=seat_{number}_kind]").select_option("bot")
-    form.locator("button[type=submit]").click()
+    form.locator("button[type=submit].primary").click()
     page.wait_for_url("**/m/*/")
     return int(page.url.rstrip("/").rsplit("/", 1)[1])
 

@@ -326,6 +326,19 @@ def test_timeouts_in_a_row_mark_the_seat_absent_mail_once_and_the_bot_plays_on_u
     assert seat.bot_moves == bot_moves and seat.awaiting and seat.deadline is not None  # the player's turn, timed
 
 
+def test_the_bot_sweep_wakes_the_bot_of_an_absent_player_a_lost_message_left_waiting(world: World) -> None:
+    match = clocked("karnoffel", humans=4)
+    (seat,) = _awaited(match)
+    Seat.objects.filter(pk=seat.pk).update(absent=True, deadline=None)
+    world.advance(10 * MINUTE)  # no message: the bot for the absent player was never queued
+    assert tasks.bot_sweep.apply(throw=True).result == 1
+    world.run(until=world.now)
+    move = Move.objects.get(match=match, ply=0)
+    assert (move.seat, move.kind) == (seat.number, Move.Kind.BOT)
+    seat.refresh_from_db()
+    assert seat.bot_moves == 1
+
+
 def test_a_players_own_move_ends_the_run_of_timeouts(world: World) -> None:
     match = clocked("rapscallion", humans=4)
     seats = _awaited(match)
@@ -431,6 +444,13 @@ def test_seats_with_four_different_clocks_are_written_in_one_statement(world: Wo
     assert list(match.seats.values_list("bank", flat=True)) == [n * MINUTE for n in (1, 2, 3, 4)]
 
 
+def test_beat_runs_the_deadline_sweep_every_minute() -> None:
+    from django.conf import settings
+
+    entries = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == "games.tasks.deadline_sweep"]
+    assert [e["schedule"] for e in entries] == [60.0], "config/settings.py needs the games-deadline-sweep entry"
+
+
 def test_the_sweep_reads_the_partial_index_of_running_deadlines() -> None:
     from games.tasks import overdue_seats
 
@@ -447,6 +467,28 @@ def test_the_sweep_reads_the_partial_index_of_running_deadlines() -> None:
 
 
 # --- PostgreSQL: a task and the sweep at the same moment ---------------------
+
+
+@pytest.mark.postgres
+def test_a_timeout_commits_without_waiting_for_the_disk_and_a_players_move_waits(world: World) -> None:
+    from games import services
+
+    seen = []
+    real = services.match_locked
+
+    def spy(match_id: int) -> Any:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            seen.append(cursor.fetchone()[0])
+        return real(match_id)
+
+    match = clocked("karnoffel", humans=4)
+    (seat,) = _awaited(match)
+    world.now = seat.deadline
+    with mock.patch("games.services.match_locked", spy):
+        assert seat_timeout(seat_id=seat.pk, deadline=seat.deadline)
+        _play(match, _awaited(match)[0])
+    assert seen == ["off", "on"]
 
 
 @pytest.mark.postgres

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from engine import get_game
@@ -113,6 +115,8 @@ def test_renfield_card_values_are_a_table_of_bugs_and_dollars() -> None:
     data = _bots(_defaults("renfield"), 3) | {"game": "renfield", "opt_deck_values__bugs_17": "9"}
     response = client.post(reverse("games-create"), data)
     assert response.status_code == 302, response.context["form"].errors if response.context else response
+    page = client.get(reverse("games-create"), {"game": "renfield"}).content.decode()
+    assert 'aria-label="Card values, rank 17: bugs"' in page  # each cell is labelled for a screen reader
     values = Match.objects.get().options["deck_values"]
     assert values["bugs"][16] == 9 and len(values["bugs"]) == len(values["dollars"]) == 17
     assert values["dollars"] == get_game("renfield").DEFAULT_DOLLARS
@@ -169,3 +173,65 @@ def test_a_custom_time_control_out_of_bounds_is_refused_with_a_sentence() -> Non
 def test_the_form_links_the_rules_of_the_game() -> None:
     text = login(UserFactory()).get(reverse("games-create"), {"game": "karnoffel"}).content.decode()
     assert reverse("games-rules", args=["karnoffel"]) in text
+
+
+# --- in the browser: the form follows its choices ----------------------------------------------------------
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
+    from tests.games.browser_helpers import CHROMIUM, launch
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"needs Debian's chromium at {CHROMIUM}")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with playwright_sync.sync_playwright() as playwright:
+        chromium = launch(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_in_the_browser_seat_rows_follow_the_players_and_the_game(
+    browser: Any, live_server: Any, tmp_path: Any
+) -> None:
+    from tests.games.browser_helpers import DESKTOP, STEP_TIMEOUT_MS, sign_in_as
+
+    client = Client()
+    client.force_login(UserFactory())
+    context = browser.new_context(viewport=DESKTOP)
+    sign_in_as(context, live_server.url, client.cookies["sessionid"].value)
+    page = context.new_page()
+    page.set_default_timeout(STEP_TIMEOUT_MS)
+    page.goto(f"{live_server.url}{reverse('games-create')}?game=rapscallion")
+    rows = page.locator(".seat-row")
+    assert rows.count() == 5
+    assert [rows.nth(n).is_visible() for n in range(5)] == [True, False, False, False, False]  # 2 players
+    page.fill("input[name=players]", "4")
+    assert [rows.nth(n).is_visible() for n in range(5)] == [True, True, True, False, False]
+    # A seat shows the bot level or the email field, by its choice.
+    assert page.is_visible("select[name=seat_1_level]") and not page.is_visible("input[name=seat_1_email]")
+    page.select_option("select[name=seat_1_kind]", "email")
+    assert page.is_visible("input[name=seat_1_email]") and not page.is_visible("select[name=seat_1_level]")
+    assert not page.is_visible("input[name=tc_initial]")
+    page.select_option("select[name=time_control]", "custom")
+    assert page.is_visible("input[name=tc_initial]")
+    page.screenshot(path=str(tmp_path / "create-rapscallion.png"), full_page=True)
+    # Another game: htmx swaps in its options and seats; Karnoffel's player count is not editable.
+    page.select_option("select[name=game]", "karnoffel")
+    page.locator("#game-options[data-game=karnoffel]").wait_for()
+    assert page.locator("input[name=players]").get_attribute("type") == "hidden"
+    assert page.locator(".seat-row").count() == 3 and page.is_visible("input[name=opt_target]")
+    assert page.locator("input[name=opt_bidding_values], textarea[name=opt_bidding_values]").count() == 0
+    page.select_option("select[name=game]", "renfield")
+    page.locator("#game-options[data-game=renfield]").wait_for()
+    page.screenshot(path=str(tmp_path / "create-renfield.png"), full_page=True)
+    page.click("button.primary")
+    page.wait_for_url("**/m/*/")
+    assert Match.objects.get().game == "renfield"
+    context.close()

@@ -174,10 +174,17 @@ def test_times_are_absolute_in_the_readers_zone_with_how_long_ago() -> None:
 
 
 def test_the_dashboard_rows_show_times_in_the_players_zone() -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
     user = UserFactory(time_zone="America/New_York")
     make_match(GAMES[0], users=[user], bots=get_game(GAMES[0]).MIN_PLAYERS - 1)
     text = login(user).get(reverse("games-dashboard")).content.decode()
-    assert "<time datetime=" in text and ("EST" in text or "EDT" in text) and "ago)" in text
+    assert "<time datetime=" in text and ("EST" in text or "EDT" in text) and "(just now)" in text
+    Match.objects.update(updated_at=timezone.now() - timedelta(hours=3))
+    text = login(user).get(reverse("games-dashboard")).content.decode()
+    assert "(3\xa0hours ago)" in text
 
 
 def test_the_time_zone_list_is_region_and_city_names() -> None:

@@ -39,6 +39,13 @@ def _players(notify: str = User.Notify.EACH_TURN) -> list[User]:
     return [UserFactory(notify=notify, auto_forced_moves=False) for _ in range(Match(game=GAME).engine.MIN_PLAYERS)]
 
 
+@pytest.fixture
+def no_grace(settings) -> None:  # noqa: ANN001 - pytest-django's settings fixture
+    """No grace period: a turn mail goes as the turn begins (the grace period is tested in test_notify.py)."""
+    settings.GAMES_TURN_MAIL_GRACE_SECONDS = 0
+
+
+@pytest.mark.usefixtures("no_grace")
 def test_it_mails_the_seat_to_act_once_per_turn_change(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
     with django_capture_on_commit_callbacks(execute=True):
         match = make_match(GAME, users=_players())
@@ -55,6 +62,7 @@ def test_it_mails_the_seat_to_act_once_per_turn_change(eager, django_capture_on_
     assert Mail.objects.filter(status=Mail.Status.SENT).count() == len(django_mail.outbox)
 
 
+@pytest.mark.usefixtures("no_grace")
 def test_it_sends_no_second_mail_while_the_turn_is_unanswered(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
     with django_capture_on_commit_callbacks(execute=True):
         match = make_match(GAME, users=_players())
@@ -141,7 +149,9 @@ def test_it_sends_the_daily_digest_once_a_day(eager, django_capture_on_commit_ca
         other = make_match(GAME, users=_players(User.Notify.DAILY))
     assert django_mail.outbox == []  # daily players get no turn mail
     awaiting = {s.user_id for m in (match, other) for s in m.seats.filter(awaiting=True)}
-    with django_capture_on_commit_callbacks(execute=True):
+    # At the players' digest hour (07:00 in UTC, the defaults); test_notify.py checks other hours and zones.
+    seven = timezone.now().replace(hour=7, minute=0, second=0, microsecond=0)
+    with django_capture_on_commit_callbacks(execute=True), mock.patch("django.utils.timezone.now", return_value=seven):
         assert tasks.digest_send() == len(awaiting)
         assert tasks.digest_send() == 0  # a second run the same day sends nothing
     assert len(django_mail.outbox) == len(awaiting)
@@ -167,13 +177,16 @@ def test_the_turn_mail_comes_from_its_templates_with_the_same_words() -> None:
     assert {"games/mail/turn_subject.txt", "games/mail/turn.txt", "games/mail/turn.html"} <= set(rendered)
     title, url = f"{match.title} #{match.pk}", settings.SITE_URL.rstrip("/") + match.get_absolute_url()
     assert mail.subject == f"Your turn at {title}"
-    assert mail.body == (
-        f"Hello {user.name},\n\nIt is your turn at {title}.\n\nPlay here: {url}\n\n"
-        "We will not write again about this match until you have played.\n"
+    # Between the greeting and the closing lines: the seat's short view and its move links (test_mail_moves).
+    assert mail.body.startswith(f"Hello {user.name},\n\nIt is your turn at {title}.\n")
+    assert f"{url}\n\n" in mail.body
+    assert mail.body.endswith(
+        "\n\nWe will not write again about this match until you have played.\n"
         "To change how often we write, see your settings on Parlour.\n"
     )
+    assert {"games/mail/_short_view.txt", "games/mail/_short_view.html"} <= set(rendered)
     assert f"<p>Hello {escape(user.name)},</p>" in mail.html and f"<strong>{escape(title)}</strong>" in mail.html
-    assert f'<a href="{url}">Go to the table</a>' in mail.html
+    assert f'<a href="{url}">' in mail.html and "go to the table</a>" in mail.html.lower()
     assert "We will not write again about this match until you have played." in mail.html
 
 

@@ -68,3 +68,37 @@ def test_the_new_match_form_and_the_table_link_the_rules() -> None:
     match = make_match("rentz", users=[user], bots=3)
     table = login(user).get(match.get_absolute_url()).content.decode()
     assert reverse("games-rules", args=["rentz"]) in table
+
+
+def test_the_karnoffel_table_shows_the_trump_order_of_this_hand() -> None:
+    user = UserFactory()
+    match = make_match("karnoffel", users=[user], bots=3)
+    match.refresh_from_db()
+    page = login(user).get(match.get_absolute_url())
+    trump = match.engine.view(match.state, 0)["trump"]
+    order = page.context["board"]["trump_order"]
+    symbol = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[trump]
+    assert order[:4] == [f"J{symbol}", f"6{symbol}", f"2{symbol}", f"K{symbol}"] and f"7{symbol}" not in order
+    assert "Trumps, highest first: " + " ".join(order) in page.content.decode()
+
+
+def test_renfield_cards_say_what_they_are_worth() -> None:
+    from games.presenters import presenter_for
+
+    presenter = presenter_for("renfield")
+    table = get_game_table()
+    assert presenter.card_worth("T9", table) == "4 bugs, $2"  # rank 9 of the default deck
+    assert presenter.card_worth("S2", table) == "0 bugs, $0"
+    assert presenter.card_worth("P0", table) == ""  # a key card is worth nothing
+    values = presenter.value_rows(table)
+    assert values["suits"] == [] and values["rows"][0] == {"rank": 1, "cells": [(1, 1)]}
+    user = UserFactory()
+    match = make_match("renfield", users=[user], bots=2)
+    text = login(user).get(match.get_absolute_url()).content.decode()
+    assert "What each card is worth (bugs and dollars)" in text
+
+
+def get_game_table() -> dict[str, object]:
+    from engine import renfield
+
+    return renfield.default_table()

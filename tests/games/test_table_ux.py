@@ -22,9 +22,9 @@ from django.urls import reverse
 
 from accounts.models import User
 from engine.replay import verify
-from games import tasks
 from games.models import Mail, Match, Seat
 from games.selectors import awaiting_count
+from games.services import move_submit
 from tests.games.conftest import login
 from tests.games.factories import PASSWORD, UserFactory, game_names, make_match, play_engine_moves, quick_options
 
@@ -70,20 +70,26 @@ def test_make_run_gives_the_worker_the_address_it_serves_at() -> None:
     assert "SITE_URL='https://cards.example.org'" in _make_run("PORT=8611", SITE_URL="https://cards.example.org")
 
 
-def test_mail_queued_outside_a_request_links_to_site_url(settings, eager) -> None:  # noqa: ANN001
+def test_mail_queued_outside_a_request_links_to_site_url(settings, eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+    """A turn mail written by a bot's move (a Celery task, no request anywhere) links to SITE_URL."""
     settings.SITE_URL = "http://127.0.0.1:8611"
-    game = game_names()[0]
-    players = Match(game=game).engine.MIN_PLAYERS
-    users = [UserFactory(notify=User.Notify.DAILY, auto_forced_moves=False) for _ in range(players)]
-    match = make_match(game, users=users)
-    awaited = Seat.objects.filter(match=match, awaiting=True).select_related("user").first()
-    assert awaited is not None
-
-    assert tasks.digest_send() >= 1  # the daily digest: a Celery task, no request anywhere
-
-    digest = Mail.objects.get(dedupe_key__startswith=f"digest:{awaited.user.pk}:")
-    assert "http://127.0.0.1:8611/" in digest.body and "localhost:8000" not in digest.body
-    assert "http://127.0.0.1:8611/" in digest.html
+    human = UserFactory(notify=User.Notify.EACH_TURN, auto_forced_moves=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = make_match("karnoffel", users=[human], bots=3)
+    for _ in range(10):  # the human plays; the bots answer in their tasks until it is the human's turn again
+        match.refresh_from_db()
+        if match.is_over or 0 not in match.engine.to_act(match.state):
+            break
+        first = Mail.objects.filter(user=human).count()
+        action = match.engine.legal_actions(match.state, 0)[0]
+        with django_capture_on_commit_callbacks(execute=True):
+            move_submit(match=match, user=human, seat=0, action=action, version=match.version)
+        if Mail.objects.filter(user=human).count() > first:
+            break
+    assert eager.played > 0, "the set-up needs bot moves, which run as tasks"
+    mail = Mail.objects.filter(user=human).latest("pk")
+    link = f"http://127.0.0.1:8611{match.get_absolute_url()}"
+    assert link in mail.body and link in mail.html and "localhost:8000" not in mail.body
 
 
 # --- the header's count -------------------------------------------------------------
@@ -246,7 +252,9 @@ def test_the_account_pages_and_mails_say_log_in(client: Client) -> None:
     client.post("/accounts/login/code/", {"email": user.email})
     code_mail = django_mail.outbox[-1]
     assert "login code" in code_mail.subject and not OTHER_WORDING.search(code_mail.subject + code_mail.body)
-    client.post("/accounts/login/", {"login": user.email, "password": PASSWORD}, follow=True)
+    client = Client()  # a fresh browser: the code request above left a login half done in the session
+    answer = client.post("/accounts/login/", {"login": user.email, "password": PASSWORD}, follow=True)
+    assert "You are logged in as" in _text(answer.content.decode())
     assert not OTHER_WORDING.search(_text(client.get(reverse("games-dashboard")).content.decode()))
     page = client.get("/accounts/logout/").content.decode()
     assert "Log out" in _text(page) and not OTHER_WORDING.search(_text(page))

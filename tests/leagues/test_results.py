@@ -311,6 +311,24 @@ def test_finishing_freezes_and_carries_players_with_promotion_and_relegation() -
     assert standing(fixture.seats[1]).points == 4  # type: ignore[arg-type]
 
 
+def test_a_match_ending_after_the_freeze_changes_nothing() -> None:
+    season = make_season(players=4, rounds=2, fill="byes", round_mode="sequential")
+    boss = organizer_of(season.league.club)
+    first = fixtures_of(season)[0]
+    services.result_forfeit(fixture=first, actor=boss, entrants=[first.seats[0]], reason="Left the club.")
+    second = fixtures_of(season, round_number=2)[0]
+    services.result_forfeit(fixture=second, actor=boss, entrants=[second.seats[0]], reason="Left the club.")
+    services.season_finish(season=season, actor=boss)
+    # A round-two match that somehow finished late (the forfeit stopped it): counting it changes nothing.
+    Fixture.objects.filter(pk=second.pk).update(counted_at=None)
+    finish(second, [1, 2, 3, 4])
+    before = snapshot(season)
+    assert services.fixture_count(match_id=second.match_id) is True  # type: ignore[arg-type]
+    after = snapshot(season)
+    assert after["standings"] == before["standings"] and after["ratings"] == before["ratings"]
+    assert AuditEntry.objects.filter(season=season, text__contains="after the season was frozen").exists()
+
+
 def test_a_season_with_matches_still_playing_cannot_finish() -> None:
     season = make_season(players=4, rounds=1)
     with pytest.raises(LeagueRefused, match="still being played"):

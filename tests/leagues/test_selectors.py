@@ -59,7 +59,7 @@ def test_head_to_head_splits_the_tied_by_their_meetings_only() -> None:
     lines = [{"points": 6}, {"points": 6}, {"points": 6}, {"points": 9}]
     season, ids = season_with(lines, tiebreaks=["points", "head_to_head", "wins"])
     a, b, c, d = ids
-    against = {a: {b: 0, c: 1, d: 2}, b: {a: 1, c: 0.5}, c: {a: 0, b: 0.5}, d: {a: 0}}
+    against: dict[int, dict[int, float]] = {a: {b: 0, c: 1, d: 2}, b: {a: 1, c: 0.5}, c: {a: 0, b: 0.5}, d: {a: 0}}
     for x, scores in against.items():
         Standing.objects.filter(entrant_id=x).update(meetings={str(y): p for y, p in scores.items()})
     assert ranking(season, ids) == [(1, 3), (2, 1), (3, 0), (4, 2)]

@@ -14,10 +14,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from leagues import services, tiebreaks
+from leagues import services
 from leagues.models import Season
 from leagues.selectors import standings_for
-from leagues.views import CHART_PLAYERS
+from leagues.views import CHART_PAD, CHART_PLAYERS, COLUMN_LABELS
 from tests.leagues.factories import finish, fixtures_of, make_league, make_season
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def test_it_shows_every_player_with_the_leagues_tiebreak_columns_rating_and_form
     season = a_season()
     html = Client().get(url(season)).content.decode()
     headings = re.findall(r"<th scope=\"col\"[^>]*>(?:<a [^>]*>)?([^<]+)", html)
-    labels = [tiebreaks.TIEBREAKS[key] for key in TIEBREAKS[1:]]
+    labels = [COLUMN_LABELS[key] for key in TIEBREAKS[1:]]
     assert headings == ["#", "Player", "Played", "Points", *labels, "Rating", "Form"]
     rows = standings_for(season=season)
     assert names_in_order(html) == [row.name for row in rows]
@@ -106,7 +106,11 @@ def test_the_chart_has_a_point_per_leader_and_round_played() -> None:
     assert svg.count("<circle") == CHART_PLAYERS * 2
     assert svg.count("<polyline") == CHART_PLAYERS
     polyline = re.search(r'<polyline points="([^"]+)"', svg).group(1)  # type: ignore[union-attr]
-    assert len(polyline.split()) == 2
+    assert len(polyline.split()) == 1 + 2  # from the origin through each round played
+    # The leader's total after the last round played is the top of the chart.
+    leader = svg.split('<g class="series series-1">', 1)[1].split("</g>", 1)[0]
+    last_y = re.findall(r'<circle cx="[^"]+" cy="([^"]+)"', leader)[-1]
+    assert float(last_y) == CHART_PAD
     assert "style=" not in html
 
 

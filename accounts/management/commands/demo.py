@@ -44,6 +44,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         from games.demo import create_demo_matches
+        from leagues.demo import demo_league
 
         if getattr(settings, "DJANGO_ENV", "") == "production" and not options["allow_production"]:
             # The demo admin is a superuser whose password is in the README: never by accident on a real site.
@@ -56,6 +57,7 @@ class Command(BaseCommand):
             players = [demo_user_ensure(email=e, display_name=n) for e, n in DEMO_PLAYERS]
             demo_user_ensure(email=DEMO_ADMIN[0], display_name=DEMO_ADMIN[1], staff=True)
             create_demo_matches(users=players)
+            demo_league(users=players)  # a club with a season in progress: a filled standings page at once
         self.stdout.write(f"Demo logins (password for all: {DEMO_PASSWORD}):")
         for email, _name in [*DEMO_PLAYERS, DEMO_ADMIN]:
             suffix = "  (staff: /admin/)" if email == DEMO_ADMIN[0] else ""

@@ -1,0 +1,269 @@
+"""Web Push: a turn notice goes to the player's browsers under the turn mail's rules, and decrypts to what we sent."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any
+
+import http_ece
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.conf import settings as django_settings
+from django.core import mail as django_mail
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import User
+from games import tasks
+from games.models import Mail, Match, PushSubscription
+from tests.games.conftest import login
+from tests.games.factories import UserFactory, game_names, make_match
+
+pytestmark = pytest.mark.django_db
+GAME = game_names()[0]
+
+
+def _b64(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+class Browser:
+    """A test subscription: the key pair and auth secret a browser keeps, and the endpoint a push service gives."""
+
+    def __init__(self, endpoint: str) -> None:
+        self.key = ec.generate_private_key(ec.SECP256R1())
+        self.auth = os.urandom(16)
+        public = self.key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        self.endpoint, self.p256dh = endpoint, _b64(public)
+
+    def subscribe(self, user: User) -> PushSubscription:
+        return PushSubscription.objects.create(
+            user=user, endpoint=self.endpoint, p256dh=self.p256dh, auth=_b64(self.auth)
+        )
+
+    def decrypt(self, body: bytes) -> Any:
+        return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"))
+
+
+class PushService:
+    """A tiny push service on 127.0.0.1: records each POST and answers with ``status``."""
+
+    def __init__(self) -> None:
+        self.received: list[tuple[str, dict[str, str], bytes]] = []
+        self.status = 201
+        service = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - the http.server name
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                service.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
+                self.send_response(service.status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = HTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def vapid(settings) -> dict[str, str]:  # noqa: ANN001 - pytest-django's settings fixture
+    key = ec.generate_private_key(ec.SECP256R1())
+    private = _b64(key.private_numbers().private_value.to_bytes(32, "big"))
+    public = _b64(
+        key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    )
+    settings.WEBPUSH_VAPID_PRIVATE_KEY, settings.WEBPUSH_VAPID_PUBLIC_KEY = private, public
+    settings.WEBPUSH_VAPID_SUBJECT = "mailto:admin@example.com"
+    settings.WEBPUSH_ENABLED = True
+    return {"private": private, "public": public}
+
+
+@pytest.fixture
+def service() -> Iterator[PushService]:
+    running = PushService()
+    try:
+        yield running
+    finally:
+        running.close()
+
+
+def _turn_mail_due(notify_by: str, browser: Browser | None) -> tuple[Match, Mail, User]:
+    """A match whose first seat's player chose ``notify_by``; their turn mail is past its grace period."""
+    players = [UserFactory(notify_by=notify_by, auto_forced_moves=False)]
+    players += [UserFactory(auto_forced_moves=False) for _ in range(Match(game=GAME).engine.MIN_PLAYERS - 1)]
+    match = make_match(GAME, users=players)
+    to_act = match.engine.to_act(match.state)[0]
+    player = match.seats.get(number=to_act).user
+    if browser is not None:
+        browser.subscribe(player)
+    mail = Mail.objects.get(dedupe_key=f"turn:{match.pk}:{to_act}:{match.version}")
+    Mail.objects.filter(pk=mail.pk).update(send_after=timezone.now() - timedelta(seconds=1))
+    if player.pk != players[0].pk:  # the choice belongs to whoever is to act
+        User.objects.filter(pk=player.pk).update(notify_by=notify_by)
+    return match, mail, player
+
+
+def test_a_turn_push_reaches_the_test_endpoint_and_decrypts_to_the_payload(vapid, service) -> None:  # noqa: ANN001
+    browser = Browser(f"{service.url}/push/abc")
+    match, mail, _player = _turn_mail_due(User.NotifyBy.PUSH, browser)
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is False
+    assert len(service.received) == 1
+    path, headers, body = service.received[0]
+    assert path == "/push/abc" and headers["content-encoding"] == "aes128gcm"
+    assert headers["authorization"].startswith("vapid t=") and f"k={vapid['public']}" in headers["authorization"]
+    table = django_settings.SITE_URL.rstrip("/") + match.get_absolute_url()
+    assert browser.decrypt(body) == {
+        "title": f"Your turn at {match.title} #{match.pk}",
+        "body": "It is your turn.",
+        "url": table,
+        "tag": f"turn-{match.pk}",
+    }
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.CANCELLED and "push" in mail.last_error
+    assert django_mail.outbox == []  # push only: no mail
+
+
+def test_both_sends_the_mail_and_the_push(vapid, service) -> None:  # noqa: ANN001
+    _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(f"{service.url}/p"))
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    assert len(service.received) == 1 and [m.to for m in django_mail.outbox] == [[player.email]]
+
+
+def test_mail_only_sends_no_push(vapid, service) -> None:  # noqa: ANN001
+    _match, mail, _player = _turn_mail_due(User.NotifyBy.MAIL, Browser(f"{service.url}/p"))
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    assert service.received == [] and len(django_mail.outbox) == 1
+
+
+def test_no_push_while_the_player_is_at_the_table(vapid, service) -> None:  # noqa: ANN001
+    """The same rule as the mail: a player seen at the table since the turn began gets neither."""
+    match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(f"{service.url}/p"))
+    match.seats.filter(user=player).update(last_seen=timezone.now())
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is False
+    assert service.received == [] and django_mail.outbox == []
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_a_subscription_gone_for_good_is_deleted_and_the_mail_goes_instead(vapid, service, status: int) -> None:  # noqa: ANN001
+    service.status = status
+    _match, mail, player = _turn_mail_due(User.NotifyBy.PUSH, Browser(f"{service.url}/gone"))
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is True  # no browser took it: the mail goes
+    assert len(service.received) == 1
+    assert not PushSubscription.objects.filter(user=player).exists()
+    assert [m.to for m in django_mail.outbox] == [[player.email]]
+
+
+def test_a_passing_failure_keeps_the_subscription(vapid, service) -> None:  # noqa: ANN001
+    service.status = 500
+    _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(f"{service.url}/busy"))
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    assert PushSubscription.objects.filter(user=player).count() == 1
+
+
+def test_without_vapid_keys_nothing_is_pushed_and_the_mail_goes(settings, service) -> None:  # noqa: ANN001
+    settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
+    _match, mail, _player = _turn_mail_due(User.NotifyBy.PUSH, Browser(f"{service.url}/p"))
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    assert service.received == [] and len(django_mail.outbox) == 1
+
+
+# --- subscribing from the profile ------------------------------------------------------
+
+
+def _subscription(endpoint: str = "https://fcm.googleapis.com/fcm/send/abc123") -> dict[str, Any]:
+    browser = Browser(endpoint)
+    return {"endpoint": endpoint, "keys": {"p256dh": browser.p256dh, "auth": _b64(browser.auth)}}
+
+
+def _post(client: Client, data: Any) -> Any:
+    return client.post(reverse("games-push-subscription"), json.dumps(data), content_type="application/json")
+
+
+def test_a_player_subscribes_and_unsubscribes_a_browser(vapid) -> None:  # noqa: ANN001
+    user = UserFactory()
+    client = login(user)
+    response = _post(client, _subscription())
+    assert response.status_code == 200 and response.json()["ok"]
+    assert PushSubscription.objects.filter(user=user).count() == 1
+    assert _post(client, _subscription()).status_code == 200  # the same browser again: still one row
+    assert PushSubscription.objects.filter(user=user).count() == 1
+    assert _post(client, {"unsubscribe": True, "endpoint": _subscription()["endpoint"]}).status_code == 200
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "http://fcm.googleapis.com/x",
+        "https://127.0.0.1/push",
+        "https://internal.example.com/",
+        "https://evilfcm.googleapis.com.example/",
+    ],
+)
+def test_a_subscription_to_anything_but_a_browser_push_service_is_refused(vapid, endpoint: str) -> None:  # noqa: ANN001
+    """Else the server could be made to post to any address, its own network included."""
+    response = _post(login(UserFactory()), _subscription(endpoint))
+    assert response.status_code == 400 and not response.json()["ok"]
+    assert not PushSubscription.objects.exists()
+
+
+def test_bad_keys_and_visitors_are_refused(vapid) -> None:  # noqa: ANN001
+    data = _subscription()
+    data["keys"]["auth"] = "not base64!"
+    assert _post(login(UserFactory()), data).status_code == 400
+    assert _post(Client(), _subscription()).status_code == 302  # to the login page
+    assert not PushSubscription.objects.exists()
+
+
+def test_the_service_worker_is_served_from_the_root() -> None:
+    response = Client().get("/sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/javascript") and response["Service-Worker-Allowed"] == "/"
+    assert b"notificationclick" in response.content and b"showNotification" in response.content
+
+
+# --- the choice and the test notice on the profile ---------------------------------------
+
+
+def test_the_profile_offers_the_choice_and_the_browser_switch(vapid) -> None:  # noqa: ANN001
+    user = UserFactory()
+    client = login(user)
+    page = client.get(reverse("accounts-profile")).content.decode()
+    assert 'name="notify_by"' in page and f'data-key="{vapid["public"]}"' in page and "js/push.js" in page
+    form = {"display_name": "Ann", "time_zone": "UTC", "notify": User.Notify.EACH_TURN, "notify_by": User.NotifyBy.BOTH}
+    assert client.post(reverse("accounts-profile"), {**form, "auto_forced_moves": "on"}).status_code == 302
+    user.refresh_from_db()
+    assert user.notify_by == User.NotifyBy.BOTH
+
+
+def test_the_test_notice_goes_the_chosen_way_and_not_too_often(vapid, service) -> None:  # noqa: ANN001
+    cache.clear()
+    user = UserFactory(notify_by=User.NotifyBy.BOTH)
+    Browser(f"{service.url}/t").subscribe(user)
+    client = login(user)
+    response = client.post(reverse("games-notice-test"), follow=True)
+    assert "Test notice sent" in response.content.decode()
+    assert len(service.received) == 1 and Mail.objects.filter(dedupe_key__startswith="notice-test:").count() == 1
+    again = client.post(reverse("games-notice-test"), follow=True)
+    assert "a moment ago" in again.content.decode()
+    assert len(service.received) == 1 and Mail.objects.filter(dedupe_key__startswith="notice-test:").count() == 1
