@@ -15,11 +15,12 @@ SITE_URL ?= http://$(SITE_HOST):$(PORT)
 PYTEST_ARGS ?= -n auto --durations=10
 
 .DEFAULT_GOAL := help
-.PHONY: help run test install migrate demo check clean
+.PHONY: help run test lint install migrate demo check clean
 
 help:
 	@echo "make run    install, migrate, load demo data, serve http://$(HOST):$(PORT)/ with a Celery worker and beat"
 	@echo "make test   install and run the whole test suite (PostgreSQL/Redis tests need DATABASE_URL/REDIS_URL)"
+	@echo "make lint   ruff (lint and format) and mypy, as make test runs them"
 	@echo "make check  Django's system checks and a check for missing migrations"
 	@echo "make clean  remove .venv, var/ (local database, broker, mail) and collected static files"
 
@@ -64,8 +65,14 @@ run: demo
 	@echo
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" HOST=$(HOST) WEB_PORT=$(PORT) SITE_URL='$(SITE_URL)' $(VENV)/bin/honcho -f Procfile.dev start
 
-test: install
+# The guards first: a lint or type finding fails the run before the suite starts.
+test: lint
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 check: install
 	$(VENV_PY) manage.py check

@@ -8,6 +8,7 @@ from django import forms
 from django.http import HttpRequest
 
 from accounts.models import REMINDER_CHOICES, User
+from accounts.timezones import time_zone_choices
 from accounts.validators import validate_display_name
 
 
@@ -39,6 +40,12 @@ class ProfileForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # A form posted without it (an older page still open) keeps the player's choice.
         self.fields["notify_by"].required = False
+        # The usual Area/City list, plus the player's current zone if it is an older alias.
+        choices = time_zone_choices()
+        current = self.instance.time_zone
+        if current and current not in dict(choices):
+            choices = [(current, current.replace("_", " ")), *choices]
+        self.fields["time_zone"].choices = choices
 
     def clean_display_name(self) -> str:
         return _one_space(self.cleaned_data["display_name"])

@@ -164,6 +164,9 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = True
 ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
+# An invitation followed while logged out survives sign-up, confirmation and login, and lands on the seat.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "accounts.adapter.InvitedLoginForm"}
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Parlour] "
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 

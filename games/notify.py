@@ -172,7 +172,7 @@ def reminders_queue(*, now: datetime) -> int:
             match__status=Match.Status.ACTIVE,
         )
         .select_related("match", "user")
-        .defer(*HEAVY_MATCH_FIELDS)
+        .defer(*HEAVY_MATCH_FIELDS, "user__password")
         .order_by("deadline")
     )
     due: list[tuple[Seat, timedelta, str]] = []

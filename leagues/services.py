@@ -281,6 +281,85 @@ def league_create(
     rated: bool = True,
 ) -> League:
     _organizer(club, actor)
+    fields = _league_fields(
+        name=name,
+        game=game,
+        table_size=table_size,
+        options=options,
+        time_control=time_control,
+        timeout_bot_level=timeout_bot_level,
+        scoring=scoring,
+        place_points=place_points,
+        tiebreaks=tiebreaks,
+        rated=rated,
+    )
+    slug = _unique_slug(League.objects.filter(club=club), fields["name"], fallback="league")
+    return League.objects.create(club=club, slug=slug, **fields)
+
+
+def league_update(
+    *,
+    league: League,
+    actor: User,
+    name: str,
+    game: str,
+    table_size: int,
+    options: dict[str, Any] | None = None,
+    time_control: TimeControl | dict[str, Any] | None = None,
+    timeout_bot_level: str = Seat.BotLevel.BASIC,
+    scoring: str = League.Scoring.PLACES,
+    place_points: Sequence[float] | None = None,
+    tiebreaks: Sequence[str] | None = None,
+    rated: bool = True,
+) -> League:
+    """Change a league's settings; its address (slug) stays.
+
+    The game and table size are fixed once a season has started (its fixtures and standings are built
+    on them), and the scoring while a season is running (its points so far were counted that way).
+    Tie-breaks may change at any time: the order is worked out when the standings are read.
+    """
+    with transaction.atomic():
+        league = League.objects.select_for_update().get(pk=league.pk)
+        _organizer(league.club_id, actor)
+        fields = _league_fields(
+            name=name,
+            game=game,
+            table_size=table_size,
+            options=options,
+            time_control=time_control,
+            timeout_bot_level=timeout_bot_level,
+            scoring=scoring,
+            place_points=place_points,
+            tiebreaks=tiebreaks,
+            rated=rated,
+        )
+        statuses = set(league.seasons.values_list("status", flat=True))
+        started = statuses & {Season.Status.RUNNING, Season.Status.FINISHED}
+        if started and (fields["game"], fields["table_size"]) != (league.game, league.table_size):
+            raise LeagueRefused("The game and the table size cannot change once a season has started.")
+        scored = (fields["scoring"], fields["place_points"]) != (league.scoring, list(league.place_points))
+        if Season.Status.RUNNING in statuses and scored:
+            raise LeagueRefused("The scoring cannot change while a season is running: finish it first.")
+        for key, value in fields.items():
+            setattr(league, key, value)
+        league.save(update_fields=list(fields))
+    return league
+
+
+def _league_fields(
+    *,
+    name: str,
+    game: str,
+    table_size: int,
+    options: dict[str, Any] | None,
+    time_control: TimeControl | dict[str, Any] | None,
+    timeout_bot_level: str,
+    scoring: str,
+    place_points: Sequence[float] | None,
+    tiebreaks: Sequence[str] | None,
+    rated: bool,
+) -> dict[str, Any]:
+    """A league's settings checked, as model fields."""
     name = (name or "").strip()
     if not name:
         raise LeagueRefused("Give the league a name.")
@@ -300,20 +379,18 @@ def league_create(
         raise LeagueRefused(f"Unknown bot level {timeout_bot_level!r}; the levels are: {', '.join(LEVELS)}.")
     if scoring not in League.Scoring.values:
         raise LeagueRefused("Score by points per place or by the game's own score.")
-    return League.objects.create(
-        club=club,
-        name=name,
-        slug=_unique_slug(League.objects.filter(club=club), name, fallback="league"),
-        game=game,
-        options=options,
-        table_size=table_size,
-        time_control=_time_control_json(time_control),
-        timeout_bot_level=timeout_bot_level,
-        scoring=scoring,
-        place_points=_checked_place_points(place_points, table_size),
-        tiebreaks=_checked_tiebreaks(tiebreaks),
-        rated=rated,
-    )
+    return {
+        "name": name,
+        "game": game,
+        "options": options,
+        "table_size": table_size,
+        "time_control": _time_control_json(time_control),
+        "timeout_bot_level": timeout_bot_level,
+        "scoring": scoring,
+        "place_points": _checked_place_points(place_points, table_size),
+        "tiebreaks": _checked_tiebreaks(tiebreaks),
+        "rated": rated,
+    }
 
 
 def _time_control_json(value: TimeControl | dict[str, Any] | None) -> dict[str, int] | None:

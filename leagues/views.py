@@ -42,6 +42,15 @@ from leagues.forms import (
     game_for,
 )
 from leagues.models import Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
+from leagues.presenters import (
+    ASCENDING,
+    COLUMN_LABELS,
+    PAGE_ROWS,
+    chart_for,
+    display_rows,
+    export_rows,
+    sort_rows,
+)
 
 ORGANIZER = Membership.Role.ORGANIZER
 
@@ -594,25 +603,28 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
 def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     sort = request.GET.get("sort", "")
-    tables = [
-        {"division": d, "rows": sort_rows(rows, sort), "chart": chart_for(rows, season)}
-        for d, rows in _divisions(season)
-    ]
-    extra = [(k, COLUMN_LABELS.get(k, k)) for k in season.league.tiebreaks if k != "points"]
-    columns = [
-        ("rank", "#"),
-        ("name", "Player"),
-        ("played", "Played"),
-        ("points", "Points"),
-        *extra,
-        ("rating", "Rating"),
-    ]
+    show_all = request.GET.get("all") == "1"
+    keys = [k for k in season.league.tiebreaks if k != "points"]
+    user = _user(request)
+    player_url = reverse("leagues-player", args=[club_slug, league_slug, number, 1]).removesuffix("1/") + "{}/"
+    tables = []
+    for division, rows in _divisions(season):
+        ordered = sort_rows(rows, sort)
+        shown = ordered if show_all else ordered[:PAGE_ROWS]
+        lines = display_rows(shown, keys=keys, player_url=player_url, reader_id=user.pk if user else None)
+        chart = chart_for(rows, season)
+        tables.append({"division": division, "rows": lines, "chart": chart, "hidden": len(rows) > len(shown)})
+        tables[-1].update(shown=str(len(shown)), total=str(len(rows)))
+    columns = [("rank", "#"), ("name", "Player"), ("played", "Played"), ("points", "Points")]
+    columns += [(k, COLUMN_LABELS.get(k, k)) for k in keys] + [("rating", "Rating")]
     context = {
         **_season_context(season, role),
         "tables": tables,
         "sort": sort,
+        "show_all": show_all,
+        "page_rows": str(PAGE_ROWS),
         "columns": columns,
-        "tiebreak_columns": extra,
+        "width": str(len(columns) + 1),
         "ascending": ASCENDING,
     }
     template = "leagues/standings.html#standings-tables" if request.htmx else "leagues/standings.html"
@@ -651,95 +663,3 @@ def player(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: i
         raise Http404("That player did not enter this season.")
     context = {**_season_context(season, role), "player": user, "found": found}
     return render(request, "leagues/player.html", context)
-
-
-# --- standings: sorting, the chart, exports (plain data for the template and the files) ----------------
-
-# Columns sorted lowest first; every other column puts the biggest number on top.
-ASCENDING = {"name", "rank", "fewest_bot_moves"}
-SORTS = {"rank", "name", "played", "points", "rating", *tiebreaks.TIEBREAKS}
-# Column headings short enough for a phone; the league page names each tie-break in full.
-COLUMN_LABELS = {
-    "wins": "Wins",
-    "head_to_head": "Head-to-head",
-    "game_score": "Game score",
-    "opponents_rating": "Opponents' rating",
-    "fewest_bot_moves": "Bot moves",
-}
-CHART_PLAYERS = 5
-CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 12
-
-
-def sort_rows(rows: list[selectors.StandingRow], sort: str) -> list[selectors.StandingRow]:
-    """The rows by one column, best first; ties (and an unknown column) keep the official order."""
-    if sort not in SORTS or sort == "rank":
-        return rows
-    if sort == "name":
-        return sorted(rows, key=lambda row: row.name.casefold())
-    known = [(value, row) for row in rows if (value := _sort_value(row, sort)) is not None]
-    sign = 1 if sort in ASCENDING else -1
-    known.sort(key=lambda pair: sign * pair[0])
-    return [row for _v, row in known] + [row for row in rows if _sort_value(row, sort) is None]
-
-
-def _sort_value(row: selectors.StandingRow, sort: str) -> float | None:
-    if sort == "rating":
-        return row.rating
-    if sort == "played":
-        return row.played
-    return row.value(sort)
-
-
-def chart_for(rows: list[selectors.StandingRow], season: Season) -> dict[str, Any] | None:
-    """The leaders' running totals after each round as SVG coordinates, from nothing at the start.
-
-    None until someone has points. A dot per leader and round played; the lines start at the origin.
-    """
-    leaders = rows[:CHART_PLAYERS]
-    played = max((i + 1 for row in rows for i, p in enumerate(row.points_by_round) if p), default=0)
-    if not leaders or not played:
-        return None
-    top = max(max(row.cumulative[:played]) for row in leaders) or 1.0
-    step = (CHART_WIDTH - 2 * CHART_PAD) / played
-    bottom = CHART_HEIGHT - CHART_PAD
-
-    def y(total: float) -> float:
-        return round(bottom - total / top * (CHART_HEIGHT - 2 * CHART_PAD), 1)
-
-    series = []
-    for n, row in enumerate(leaders, start=1):
-        dots = [
-            {"x": round(CHART_PAD + (i + 1) * step, 1), "y": y(total), "round": i + 1, "total": total}
-            for i, total in enumerate(row.cumulative[:played])
-        ]
-        points = " ".join([f"{CHART_PAD},{bottom}", *(f"{d['x']},{d['y']}" for d in dots)])
-        series.append({"name": row.name, "n": n, "points": points, "dots": dots})
-    ticks = [{"x": round(CHART_PAD + r * step, 1), "round": r} for r in range(1, played + 1)]
-    return {
-        **{
-            "width": CHART_WIDTH,
-            "height": CHART_HEIGHT,
-            "pad": CHART_PAD,
-            "bottom": bottom,
-            "right": CHART_WIDTH - CHART_PAD,
-        },
-        **{"rounds": played, "top": top, "series": series, "ticks": ticks},
-    }
-
-
-def export_rows(rows: list[selectors.StandingRow], keys: list[str]) -> list[dict[str, Any]]:
-    """One flat record per player, in the official order, for CSV and JSON alike."""
-    columns = [k for k in keys if k != "points"]
-    return [
-        {
-            "rank": row.rank,
-            "player": row.name,
-            "division": row.division,
-            "played": row.played,
-            "points": row.points,
-            **{key: row.value(key) for key in columns},
-            "rating": None if row.rating is None else round(row.rating, 2),
-            "form": " ".join(str(f.get("place", "")) for f in row.form),
-        }
-        for row in rows
-    ]

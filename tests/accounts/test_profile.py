@@ -90,3 +90,12 @@ def test_it_shows_times_in_the_players_time_zone(rf: RequestFactory, zone: str |
     finally:
         timezone.deactivate()
     assert seen == [expected]
+
+
+def test_it_offers_the_usual_region_city_time_zones() -> None:
+    from accounts.forms import ProfileForm
+    from tests.accounts.factories import UserFactory
+
+    choices = dict(ProfileForm(instance=UserFactory.build(time_zone="UTC")).fields["time_zone"].choices)
+    assert "Europe/Berlin" in choices and "UTC" in choices
+    assert not {"Factory", "localtime", "posixrules", "Etc/GMT+3", "US/Pacific"} & set(choices)

@@ -16,8 +16,8 @@ from django.urls import reverse
 
 from leagues import services
 from leagues.models import Season
+from leagues.presenters import CHART_PAD, CHART_PLAYERS, COLUMN_LABELS
 from leagues.selectors import standings_for
-from leagues.views import CHART_PAD, CHART_PLAYERS, COLUMN_LABELS
 from tests.leagues.factories import finish, fixtures_of, make_league, make_season
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,165 @@
+"""The standings page's plain data: rows of ready strings, the sort, the points chart and the export lines.
+
+A 500-player table is 500 rows of a dozen cells: every number is formatted here once, as a string,
+so that the template only looks variables up (a filter or a localized number per cell is what made
+the page slow). Markup stays in ``templates/leagues/standings.html``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from leagues import selectors, tiebreaks
+from leagues.models import Season
+
+# Columns sorted lowest first; every other column puts the biggest number on top.
+ASCENDING = {"name", "rank", "fewest_bot_moves"}
+SORTS = {"rank", "name", "played", "points", "rating", *tiebreaks.TIEBREAKS}
+# Column headings short enough for a phone; the league page names each tie-break in full.
+COLUMN_LABELS = {
+    "wins": "Wins",
+    "head_to_head": "Head-to-head",
+    "game_score": "Game score",
+    "opponents_rating": "Opponents' rating",
+    "fewest_bot_moves": "Bot moves",
+}
+# A league table is read from the top: the first rows of each division by default, "show all" for the rest.
+PAGE_ROWS = 100
+CHART_PLAYERS = 5
+CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 12
+NONE = "–"
+
+
+def number(value: float | None) -> str:
+    """As ``floatformat:"-2"`` shows it: whole numbers bare, others with two decimals; a dash for none."""
+    if value is None:
+        return NONE
+    shown = f"{value:.2f}"
+    return shown[:-3] if shown.endswith(".00") else shown
+
+
+def rating(value: float | None) -> str:
+    return NONE if value is None else f"{value:.1f}"
+
+
+@dataclass(frozen=True)
+class FormMark:
+    place: str
+    of: str
+    kind: str  # "first", "last" or ""
+
+
+@dataclass(frozen=True)
+class DisplayRow:
+    """One standings line as the template shows it: strings only."""
+
+    rank: str
+    name: str
+    url: str
+    played: str
+    points: str
+    cells: list[str]  # one per tie-break column after points, in the league's order
+    rating: str
+    form: list[FormMark]
+    me: bool
+
+
+def display_rows(
+    rows: list[selectors.StandingRow], *, keys: list[str], player_url: str, reader_id: int | None
+) -> list[DisplayRow]:
+    """``player_url`` is a player's page address with ``{}`` where the user id goes (one reverse for all rows)."""
+    return [
+        DisplayRow(
+            rank=f"{row.rank}=" if row.shared else str(row.rank),
+            name=row.name,
+            url=player_url.format(row.user_id),
+            played=str(row.played),
+            points=number(row.points),
+            cells=[number(row.value(key)) for key in keys],
+            rating=rating(row.rating),
+            form=[_mark(f) for f in row.form],
+            me=row.user_id == reader_id,
+        )
+        for row in rows
+    ]
+
+
+def _mark(entry: dict[str, Any]) -> FormMark:
+    place, of = entry.get("place"), entry.get("of")
+    kind = "first" if place == 1 else "last" if place == of else ""
+    return FormMark(place=str(place), of=str(of), kind=kind)
+
+
+def sort_rows(rows: list[selectors.StandingRow], sort: str) -> list[selectors.StandingRow]:
+    """The rows by one column, best first; ties (and an unknown column) keep the official order."""
+    if sort not in SORTS or sort == "rank":
+        return rows
+    if sort == "name":
+        return sorted(rows, key=lambda row: row.name.casefold())
+    known = [(value, row) for row in rows if (value := _sort_value(row, sort)) is not None]
+    sign = 1 if sort in ASCENDING else -1
+    known.sort(key=lambda pair: sign * pair[0])
+    return [row for _v, row in known] + [row for row in rows if _sort_value(row, sort) is None]
+
+
+def _sort_value(row: selectors.StandingRow, sort: str) -> float | None:
+    if sort == "rating":
+        return row.rating
+    if sort == "played":
+        return row.played
+    return row.value(sort)
+
+
+def chart_for(rows: list[selectors.StandingRow], season: Season) -> dict[str, Any] | None:
+    """The leaders' running totals after each round as SVG coordinates (strings), from nothing at the start.
+
+    None until someone has points. A dot per leader and round played; the lines start at the origin.
+    """
+    leaders = rows[:CHART_PLAYERS]
+    played = max((i + 1 for row in rows for i, p in enumerate(row.points_by_round) if p), default=0)
+    if not leaders or not played:
+        return None
+    top = max(max(row.cumulative[:played]) for row in leaders) or 1.0
+    step = (CHART_WIDTH - 2 * CHART_PAD) / played
+    bottom = CHART_HEIGHT - CHART_PAD
+
+    def y(total: float) -> str:
+        return _coordinate(bottom - total / top * (CHART_HEIGHT - 2 * CHART_PAD))
+
+    series = []
+    for n, row in enumerate(leaders, start=1):
+        dots = [
+            {"x": _coordinate(CHART_PAD + (i + 1) * step), "y": y(total), "round": str(i + 1), "total": number(total)}
+            for i, total in enumerate(row.cumulative[:played])
+        ]
+        points = " ".join([f"{CHART_PAD},{bottom}", *(f"{d['x']},{d['y']}" for d in dots)])
+        series.append({"name": row.name, "n": str(n), "points": points, "dots": dots})
+    ticks = [{"x": _coordinate(CHART_PAD + r * step), "round": str(r)} for r in range(1, played + 1)]
+    return {
+        **{"width": str(CHART_WIDTH), "height": str(CHART_HEIGHT), "pad": str(CHART_PAD)},
+        **{"bottom": str(bottom), "right": str(CHART_WIDTH - CHART_PAD)},
+        **{"rounds": played, "top": number(top), "series": series, "ticks": ticks, "leaders": str(len(series))},
+    }
+
+
+def _coordinate(value: float) -> str:
+    return f"{round(value, 1):g}"
+
+
+def export_rows(rows: list[selectors.StandingRow], keys: list[str]) -> list[dict[str, Any]]:
+    """One flat record per player, in the official order, for CSV and JSON alike: every player, never a page."""
+    columns = [k for k in keys if k != "points"]
+    return [
+        {
+            "rank": row.rank,
+            "player": row.name,
+            "division": row.division,
+            "played": row.played,
+            "points": row.points,
+            **{key: row.value(key) for key in columns},
+            "rating": None if row.rating is None else round(row.rating, 2),
+            "form": " ".join(str(f.get("place", "")) for f in row.form),
+        }
+        for row in rows
+    ]
