@@ -287,9 +287,10 @@ CELERY_BEAT_SCHEDULE.update(
     {
         "games-mail-sweep": {"task": "games.tasks.mail_sweep", "schedule": 300.0},
         "games-bot-sweep": {"task": "games.tasks.bot_sweep", "schedule": 120.0},
-        # Once a day at a fixed hour (not "every 24 h from whenever beat started"); the
-        # outbox's per-user-per-day key makes a second run the same day send nothing.
-        "games-digest": {"task": "games.tasks.digest_send", "schedule": crontab(hour=7, minute=0)},
+        # Hourly: each player's digest goes at the hour they chose, on their own clock (once per local date).
+        "games-digest": {"task": "games.tasks.digest_send", "schedule": crontab(minute=0)},
+        # Reminders before deadlines, held through each player's quiet hours.
+        "games-reminder-sweep": {"task": "games.tasks.reminder_sweep", "schedule": 60.0},
         # Vacations that ran out: the player's clocks start again.
         "games-vacation-sweep": {"task": "games.tasks.vacation_sweep", "schedule": 60.0},
         # Waiting matches whose invitations were never all accepted are abandoned.
@@ -309,6 +310,10 @@ GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PE
 GAMES_WAITING_EXPIRE_DAYS = int(os.environ.get("GAMES_WAITING_EXPIRE_DAYS", "7"))
 
 # Clocks and absence.
+GAMES_TURN_MAIL_GRACE_SECONDS = int(os.environ.get("GAMES_TURN_MAIL_GRACE_SECONDS", "600"))
+GAMES_PRESENCE_WINDOW_SECONDS = 300  # a player seen at the table this recently gets no turn mail
+GAMES_REMINDER_HORIZON_HOURS = 48
+GAMES_REMINDER_SWEEP_LIMIT = 5000
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "2"))
 GAMES_TIMEOUTS_BEFORE_ABSENT = int(os.environ.get("GAMES_TIMEOUTS_BEFORE_ABSENT", "3"))
 GAMES_DEADLINE_ETA_HORIZON_SECONDS = 1800  # a scheduled task only for deadlines this near: below Redis' 1 h visibility timeout

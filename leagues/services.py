@@ -104,6 +104,11 @@ def _audit(
     )
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """ "1 table", "2 tables": audit texts are shown as they are written."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
 def _unique_slug(existing: QuerySet[Any], name: str, *, fallback: str) -> str:
     base = slugify(name)[:70] or fallback
     taken = set(existing.filter(slug__startswith=base).values_list("slug", flat=True))
@@ -509,7 +514,7 @@ def season_close_registration(*, season: Season, actor: User) -> Season:
         season.status = Season.Status.CLOSED
         season.save(update_fields=["status"])
         count = season.entrants.count()
-        _audit(season, AuditEntry.Kind.SEASON, f"Registration closed with {count} players.", actor=actor)
+        _audit(season, AuditEntry.Kind.SEASON, f"Registration closed with {plural(count, 'player')}.", actor=actor)
     return season
 
 
@@ -579,7 +584,7 @@ def fixtures_generate(*, season: Season, actor: User, seed: int | None = None) -
         _audit(
             season,
             AuditEntry.Kind.ROUND,
-            f"Fixtures made: {season.rounds} rounds, {tables} tables.",
+            f"Fixtures made: {plural(season.rounds, 'round')}, {plural(tables, 'table')}.",
             actor=actor,
             data={"seed": season.seed},
         )
@@ -714,7 +719,7 @@ def _round_open(round_: Round, season: Season, actor: User | None) -> None:
     Fixture.objects.bulk_update(fixtures, ["match"])
     round_.opened_at = timezone.now()
     round_.save(update_fields=["opened_at"])
-    _audit(season, AuditEntry.Kind.ROUND, f"{_round_name(round_, season)} opened: {len(fixtures)} tables.", actor=actor)
+    _audit(season, AuditEntry.Kind.ROUND, f"{_round_name(round_, season)} opened: {plural(len(fixtures), 'table')}.", actor=actor)
 
 
 def _match_extras(league: League) -> dict[str, Any]:
@@ -759,19 +764,21 @@ def round_settle(*, round: Round, actor: User | None = None) -> Round:
         if season.settle == Season.Settle.BOTS:
             for fixture in open_fixtures:
                 _bots_take_over(fixture, season.league)
-            how = "bots play out"
         else:
             for fixture in open_fixtures:
                 _score_as_it_stands(fixture, season, actor)
-            how = "scored as they stood"
         locked.settled_at = timezone.now()
         locked.save(update_fields=["settled_at"])
         name = _round_name(locked, season)
-        text = (
-            f"{name} passed its play-by date: {how} the unfinished tables {', '.join(map(str, tables))}."
-            if tables
-            else f"{name} passed its play-by date with every table finished."
-        )
+        one = len(tables) == 1
+        which = f"the unfinished {'table' if one else 'tables'} {', '.join(map(str, tables))}"
+        if not tables:
+            text = f"{name} passed its play-by date with every table finished."
+        elif season.settle == Season.Settle.BOTS:
+            text = f"{name} passed its play-by date: bots play out {which}."
+        else:
+            stood = "was scored as it stood" if one else "were scored as they stood"
+            text = f"{name} passed its play-by date: {which} {stood}."
         _audit(season, AuditEntry.Kind.SETTLE, text, actor=actor, data={"tables": tables, "settle": season.settle})
     return locked
 
@@ -1227,9 +1234,10 @@ def standings_rebuild(*, season: Season, actor: User | None) -> None:
 # --- the end of a season ----------------------------------------------------
 
 
-def season_finish(*, season: Season, actor: User) -> Season:
+def season_finish(*, season: Season, actor: User, promote: int | None = None, relegate: int | None = None) -> Season:
     """Freeze the final standings and carry everyone into a new season, moving players between divisions.
 
+    ``promote`` and ``relegate`` (players per division) replace the numbers set at creation, when given.
     Returns the new season (a draft the organizer opens when ready).
     """
     from leagues.selectors import standings_for
@@ -1242,10 +1250,16 @@ def season_finish(*, season: Season, actor: User) -> Season:
         playing = Fixture.objects.filter(round__season=season, counted_at=None, match__status=Match.Status.ACTIVE)
         if playing.exists():
             raise LeagueRefused(
-                f"{playing.count()} matches are still being played: settle their rounds or record forfeits first."
+                f"{plural(playing.count(), 'match is', 'matches are')} still being played: "
+                "settle their rounds or record forfeits first."
             )
+        season.promote = season.promote if promote is None else promote
+        season.relegate = season.relegate if relegate is None else relegate
+        _check_season_numbers(
+            rounds=season.rounds, divisions=season.divisions, promote=season.promote, relegate=season.relegate
+        )
         season.status, season.frozen_at = Season.Status.FINISHED, timezone.now()
-        season.save(update_fields=["status", "frozen_at"])
+        season.save(update_fields=["status", "frozen_at", "promote", "relegate"])
         _audit(season, AuditEntry.Kind.SEASON, "The season finished: these standings are final.", actor=actor)
         nxt = _season_next(season, actor)
         moves: list[str] = []
@@ -1265,11 +1279,12 @@ def season_finish(*, season: Season, actor: User) -> Season:
         if any(e.pk is None for e in created):
             created = list(nxt.entrants.all())
         Standing.objects.bulk_create(Standing(season=nxt, entrant=e, division=e.division) for e in created)
-        text = f"{len(created)} players carried into {nxt.name}."
+        text = f"{plural(len(created), 'player')} carried into {nxt.name}."
         if moves:
             text += " " + "; ".join(moves) + "."
         _audit(season, AuditEntry.Kind.PROMOTION, text, actor=actor, data={"next": nxt.pk})
-        _audit(nxt, AuditEntry.Kind.PROMOTION, f"Carried over from {season.name}. " + "; ".join(moves), actor=actor)
+        carried = f"Carried over from {season.name}." + (" " + "; ".join(moves) + "." if moves else "")
+        _audit(nxt, AuditEntry.Kind.PROMOTION, carried, actor=actor)
     return nxt
 
 

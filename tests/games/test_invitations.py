@@ -145,7 +145,9 @@ def test_turn_and_digest_subjects_carry_no_chosen_text(eager, django_capture_on_
     turn = Mail.objects.get(dedupe_key__startswith="turn:")
     assert turn.subject == f"Your turn at Karnoffel #{match.pk}"
     User.objects.filter(pk__in=[p.pk for p in players]).update(notify=User.Notify.DAILY)
-    tasks.digest_send()
+    seven = timezone.now().replace(hour=7, minute=0, second=0, microsecond=0)  # the players' digest hour, UTC
+    with mock.patch("django.utils.timezone.now", return_value=seven):
+        tasks.digest_send()
     digest = Mail.objects.get(dedupe_key__startswith="digest:")
     assert "WIN" not in digest.subject and "waiting for you on Parlour" in digest.subject
 
