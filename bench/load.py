@@ -54,7 +54,7 @@ PASSWORD = ""
 _next_player = itertools.count()
 REFUSED: Counter[str] = Counter()
 # How many simulated players have logged in and read their dashboard: the measured window starts after all have.
-STARTED = itertools.count()
+STARTED = [0]
 
 
 def legal_moves(fragment: str) -> tuple[list[str], int | None]:
@@ -83,7 +83,7 @@ class Player(HttpUser):
             if "sessionid" not in self.client.cookies:
                 r.failure(f"{self.email} was not logged in")
         self.dashboard()
-        next(STARTED)
+        STARTED[0] += 1  # greenlets, not threads: no lock needed
 
     def _htmx(self) -> dict[str, str]:
         return {
@@ -116,7 +116,11 @@ class Player(HttpUser):
             return
         match_id = random.choice(self.matches)
         version = self.versions.get(match_id, 0)
-        self.client.get(f"/m/{match_id}/poll/?v={version}&c=0", headers=self._htmx(), name="poll")
+        response = self.client.get(f"/m/{match_id}/poll/?v={version}&c=0", headers=self._htmx(), name="poll")
+        if response.status_code == 200:  # the table changed: the fragment came instead of the 204; note its version
+            found = VERSION.search(response.text or "")
+            if found:
+                self.versions[match_id] = int(found.group(1))
 
     @task(6)
     def move(self) -> None:
@@ -187,11 +191,6 @@ def _summary(env: Environment, seconds: float) -> dict[str, Any]:
     }
 
 
-def _count(counter: itertools.count[int]) -> int:
-    """How far a counter has gone, without moving it."""
-    return int(repr(counter)[6:-1])
-
-
 def run_locust(hosts: list[str], *, users: int, seconds: float, spawn_rate: float) -> dict[str, Any]:
     env = Environment(user_classes=_player_classes(hosts), events=locust.events)
     runner = env.create_local_runner()
@@ -199,10 +198,9 @@ def run_locust(hosts: list[str], *, users: int, seconds: float, spawn_rate: floa
     runner.start(users, spawn_rate=spawn_rate)
     # The clock starts once every player has logged in (or after a minute): the figures are for the full load,
     # without the log-ins, which a real player makes once in weeks.
-    global STARTED
-    STARTED = itertools.count()
+    STARTED[0] = 0
     waited = time.monotonic() + users / spawn_rate + 60
-    while _count(STARTED) < users and time.monotonic() < waited:
+    while STARTED[0] < users and time.monotonic() < waited:
         gevent.sleep(0.5)
     env.stats.reset_all()
     started = time.monotonic()

@@ -309,6 +309,15 @@ GAMES_INVITATIONS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PER_DAY", "30"
 GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PER_ADDRESS_PER_DAY", "3"))
 GAMES_WAITING_EXPIRE_DAYS = int(os.environ.get("GAMES_WAITING_EXPIRE_DAYS", "7"))
 
+# Moves from the mail (signed links) and browser push. Push is off unless both VAPID keys are set
+# (base64url: the private key's 32 raw bytes, the public key's uncompressed point).
+WEBPUSH_ENABLED = env_bool("WEBPUSH_ENABLED", True)
+WEBPUSH_VAPID_PUBLIC_KEY = os.environ.get("WEBPUSH_VAPID_PUBLIC_KEY", "")
+WEBPUSH_VAPID_PRIVATE_KEY = os.environ.get("WEBPUSH_VAPID_PRIVATE_KEY", "")
+WEBPUSH_VAPID_SUBJECT = os.environ.get("WEBPUSH_VAPID_SUBJECT", "mailto:parlour@localhost")
+GAMES_MAIL_LINK_MAX_AGE_DAYS = int(os.environ.get("GAMES_MAIL_LINK_MAX_AGE_DAYS", "7"))
+GAMES_TEST_NOTICE_EVERY_SECONDS = int(os.environ.get("GAMES_TEST_NOTICE_EVERY_SECONDS", "300"))
+
 # Clocks and absence.
 GAMES_TURN_MAIL_GRACE_SECONDS = int(os.environ.get("GAMES_TURN_MAIL_GRACE_SECONDS", "600"))
 GAMES_PRESENCE_WINDOW_SECONDS = 300  # a player seen at the table this recently gets no turn mail

@@ -123,6 +123,25 @@ class LeagueForm(forms.Form):
         }
 
 
+def league_initial(league: League) -> dict[str, Any]:
+    """A LeagueForm's starting values from the league, for its edit page."""
+    clocks = [key for key, (_label, tc) in PRESETS.items() if (tc.to_json() if tc else None) == league.time_control]
+    return {
+        "name": league.name,
+        "game": league.game,
+        "table_size": league.table_size,
+        # A clock set outside the presets shows the usual one; saving the form sets that.
+        **({"time_control": clocks[0]} if clocks else {}),
+        "timeout_bot_level": league.timeout_bot_level,
+        "scoring": league.scoring,
+        "place_points": ",".join(f"{p:g}" for p in league.place_points),
+        "rated": league.rated,
+        **dict(zip(TIEBREAK_FIELDS, league.tiebreaks, strict=False)),
+        **dict.fromkeys(TIEBREAK_FIELDS[len(league.tiebreaks) :], ""),
+        **{OPTION_PREFIX + key: value for key, value in league.options.items()},
+    }
+
+
 def _option_field(entry: dict[str, Any]) -> forms.Field | None:
     """Numbers and switches only: a league keeps the game's defaults for options that need a table or cards."""
     common = {"label": entry.get("label", entry["name"]), "help_text": entry.get("help", ""), "required": False}
@@ -207,3 +226,14 @@ class RoundDatesForm(forms.Form):
 
 class DivisionForm(forms.Form):
     division = forms.IntegerField(min_value=1, max_value=20)
+
+
+class FinishForm(forms.Form):
+    """The promotion and relegation numbers, confirmed or changed when the season ends."""
+
+    promote = forms.IntegerField(
+        min_value=0, max_value=1000, label="Players promoted from each division", required=False
+    )
+    relegate = forms.IntegerField(
+        min_value=0, max_value=1000, label="Players relegated from each division", required=False
+    )

@@ -7,12 +7,17 @@ meetings: two or three queries, however big the season.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import SimpleNamespace
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.core.cache import cache
+from django.db.models import Q, QuerySet, TextField
+from django.db.models.functions import MD5, Cast
 from django.utils import timezone
 
 from accounts.models import User
@@ -58,11 +63,25 @@ class StandingRow:
     bot_moves: int
     opponents_rating: float
     rating: float | None
-    form: list[dict[str, Any]]
-    points_by_round: list[float]
+    # The form and the points by round as the database's JSON text, read when asked for: a page shows a
+    # hundred rows' form and a chart of five players' rounds, and decoding all of them was most of its time.
+    form_json: str
+    by_round_json: str
+    rounds: int
     # Head-to-head points among those tied with this player when it was reached; None when not tied.
     head_to_head: float | None = None
     shared: bool = False  # the rank is shared with the line above or below
+
+    @cached_property
+    def form(self) -> list[dict[str, Any]]:
+        """The last five results, oldest first: ``{"fixture", "place", "of"}``."""
+        return json.loads(self.form_json) if self.form_json else []
+
+    @cached_property
+    def points_by_round(self) -> list[float]:
+        """League points in each round of the season, 1 to ``rounds``."""
+        by_round = json.loads(self.by_round_json) if self.by_round_json else {}
+        return [by_round.get(str(n), 0.0) for n in range(1, self.rounds + 1)]
 
     @property
     def cumulative(self) -> list[float]:
@@ -81,9 +100,17 @@ class StandingRow:
 
 STANDING_VALUES = (
     *("entrant_id", "division", "played", "points", "wins", "game_score", "bot_moves"),
-    *("opponents_rating_total", "opponents_met", "form", "points_by_round"),
+    *("opponents_rating_total", "opponents_met", "form_json", "by_round_json", "meetings_digest"),
     *("entrant__user_id", "entrant__user__display_name", "entrant__user__email"),
 )
+# The JSON columns as text, decoded by the row when used (see StandingRow), and a digest of the meetings
+# that tells whether the cached head-to-head points still hold (see _meetings).
+STANDING_TEXT = {
+    "form_json": Cast("form", output_field=TextField()),
+    "by_round_json": Cast("points_by_round", output_field=TextField()),
+    "meetings_digest": MD5(Cast("meetings", output_field=TextField())),
+}
+MEETINGS_CACHE_SECONDS = 24 * 3600
 
 
 def standings_for(*, season: Season, division: int | None = None) -> list[StandingRow]:
@@ -96,22 +123,21 @@ def standings_for(*, season: Season, division: int | None = None) -> list[Standi
     query = Standing.objects.filter(season=season)
     if division is not None:
         query = query.filter(division=division)
-    standings = {v["entrant_id"]: v for v in query.values(*STANDING_VALUES)}
+    standings = {v["entrant_id"]: v for v in query.annotate(**STANDING_TEXT).values(*STANDING_VALUES)}
     shown = dict(
         Rating.objects.filter(game=league.game, user__entries__season=season).values_list("user_id", "ordinal")
     )
     order = list(league.tiebreaks) or ["points"]
     lines = [_line(v) for v in standings.values()]
-    meetings = _meetings(season, lines, order)
+    groups = _tied_groups(lines, order)
+    meetings = _meetings(season, groups, {p: v["meetings_digest"] for p, v in standings.items()})
     ranked = tiebreaks.rank(lines, order, meetings)
-    h2h = _head_to_head(lines, order, meetings)
+    h2h = _head_to_head(groups, meetings)
     ranks = [rank for rank, _ in ranked]
-    rounds = [str(n) for n in range(1, season.rounds + 1)]
     rows = []
     for i, (rank, line) in enumerate(ranked):
         v = standings[line.player]
         user_id = v["entrant__user_id"]
-        by_round = v["points_by_round"]
         rows.append(
             StandingRow(
                 rank=rank,
@@ -126,8 +152,9 @@ def standings_for(*, season: Season, division: int | None = None) -> list[Standi
                 bot_moves=v["bot_moves"],
                 opponents_rating=line.opponents_rating,
                 rating=shown.get(user_id),
-                form=v["form"],
-                points_by_round=[by_round.get(n, 0.0) for n in rounds],
+                form_json=v["form_json"],
+                by_round_json=v["by_round_json"],
+                rounds=season.rounds,
                 head_to_head=h2h.get(line.player),
                 shared=_shared(ranks, i),
             )
@@ -174,24 +201,33 @@ def _tied_groups(lines: list[tiebreaks.Line], order: Sequence[str]) -> list[list
     return [g for g in groups.values() if len(g) > 1]
 
 
-def _meetings(season: Season, lines: list[tiebreaks.Line], order: Sequence[str]) -> dict[tuple[int, int], float]:
-    """Head-to-head points between players of the same tied group: one query, for the tied players only."""
-    groups = _tied_groups(lines, order)
+def _meetings(season: Season, groups: list[list[int]], digests: dict[int, str]) -> dict[tuple[int, int], float]:
+    """Head-to-head points between players of the same tied group: one query, for the tied players only.
+
+    Decoding the tied players' meetings is most of the work of a big table (each holds every opponent
+    met), and they change only when a result is counted: the pairs are cached under the groups and a
+    digest of each member's meetings that the database computes with the lines, so a changed result,
+    a new tie or another tie-break order is a new key, never a stale answer.
+    """
     if not groups:
         return {}
     group_of = {player: group for group in groups for player in group}
+    fingerprint = "|".join(f"{p}:{digests.get(p)}:{','.join(map(str, group_of[p]))}" for p in sorted(group_of))
+    key = f"leagues:meetings:{season.pk}:{hashlib.sha256(fingerprint.encode()).hexdigest()}"
+    found: dict[tuple[int, int], float] | None = cache.get(key)
+    if found is not None:
+        return found
     rows = Standing.objects.filter(season=season, entrant_id__in=list(group_of)).values_list("entrant_id", "meetings")
     found = {}
     for a, against in rows:
         found.update({(a, b): against.get(str(b), 0.0) for b in group_of[a] if b != a})
+    cache.set(key, found, MEETINGS_CACHE_SECONDS)
     return found
 
 
-def _head_to_head(
-    lines: list[tiebreaks.Line], order: Sequence[str], meetings: dict[tuple[int, int], float]
-) -> dict[int, float]:
+def _head_to_head(groups: list[list[int]], meetings: dict[tuple[int, int], float]) -> dict[int, float]:
     values = {}
-    for group in _tied_groups(lines, order):
+    for group in groups:
         for a in group:
             values[a] = sum(meetings.get((a, b), 0.0) for b in group if b != a)
     return values

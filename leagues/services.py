@@ -719,7 +719,12 @@ def _round_open(round_: Round, season: Season, actor: User | None) -> None:
     Fixture.objects.bulk_update(fixtures, ["match"])
     round_.opened_at = timezone.now()
     round_.save(update_fields=["opened_at"])
-    _audit(season, AuditEntry.Kind.ROUND, f"{_round_name(round_, season)} opened: {plural(len(fixtures), 'table')}.", actor=actor)
+    _audit(
+        season,
+        AuditEntry.Kind.ROUND,
+        f"{_round_name(round_, season)} opened: {plural(len(fixtures), 'table')}.",
+        actor=actor,
+    )
 
 
 def _match_extras(league: League) -> dict[str, Any]:

@@ -68,12 +68,14 @@ def _split(group: list[Line], keys: list[str], meetings: Mapping[tuple[int, int]
         }
     else:
         value = {line.player: _VALUES[keys[0]](line) for line in group}
-    # Rounded so that sums of halves and thirds compare equal however they were added up.
-    levels = sorted({round(v, 9) for v in value.values()}, reverse=True)
+    # Rounded so that sums of halves and thirds compare equal however they were added up. One pass into
+    # buckets (not a scan of the group per level): a division of hundreds has about as many levels.
+    buckets: dict[float, list[Line]] = {}
+    for line in group:
+        buckets.setdefault(round(value[line.player], 9), []).append(line)
     result: list[list[Line]] = []
-    for level in levels:
-        tied = [line for line in group if round(value[line.player], 9) == level]
-        result += _split(tied, keys[1:], meetings)
+    for level in sorted(buckets, reverse=True):
+        result += _split(buckets[level], keys[1:], meetings)
     return result
 
 

@@ -38,6 +38,7 @@ urlpatterns = [
     path("c/<slug:club_slug>/members/<id:user_id>/remove/", views.member_remove, name="leagues-member-remove"),
     path("c/<slug:club_slug>/new-league/", views.league_create, name="leagues-league-create"),
     path("c/<slug:club_slug>/l/<slug:league_slug>/", views.league_detail, name="leagues-league"),
+    path("c/<slug:club_slug>/l/<slug:league_slug>/edit/", views.league_edit, name="leagues-league-edit"),
     path("c/<slug:club_slug>/l/<slug:league_slug>/seasons/new/", views.season_create, name="leagues-season-create"),
     path("c/<slug:club_slug>/l/<slug:league_slug>/<id:number>/", include(season)),
 ]

@@ -33,6 +33,7 @@ from leagues.forms import (
     AdjustForm,
     ClubForm,
     DivisionForm,
+    FinishForm,
     ForfeitForm,
     InviteForm,
     LeagueForm,
@@ -40,6 +41,7 @@ from leagues.forms import (
     RoundDatesForm,
     SeasonForm,
     game_for,
+    league_initial,
 )
 from leagues.models import Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
 from leagues.presenters import (
@@ -268,6 +270,24 @@ def league_create(request: AuthedRequest, club_slug: str) -> HttpResponse:
     return render(
         request, "leagues/league_form.html", {"club": club, "form": form, "game": game, "games": game_choices()}
     )
+
+
+@login_required
+def league_edit(request: AuthedRequest, club_slug: str, league_slug: str) -> HttpResponse:
+    league, role = _league(request, club_slug, league_slug)
+    _organizer_only(role)
+    game = game_for(request.POST.get("game") or request.GET.get("game") or league.game)
+    form = LeagueForm(request.POST or None, game=game, initial=league_initial(league))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.league_update(league=league, actor=request.user, **form.service_arguments())
+        except Refused as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, f"{league.name}'s settings are saved.")
+            return redirect("leagues-league", league.club.slug, league.slug)
+    context = {"club": league.club, "league": league, "form": form, "game": game, "games": game_choices()}
+    return render(request, "leagues/league_form.html", context)
 
 
 @require_GET
@@ -583,17 +603,27 @@ def _result_post(
 
 
 @login_required
-@require_POST
 def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
+    """The organizer ends the season: the numbers to promote and relegate, then the standings are frozen."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    try:
-        nxt = services.season_finish(season=season, actor=request.user)
-    except Refused as exc:
-        _refused(request, exc)
-        return redirect(season_url(season))
-    messages.success(request, f"{season.name} is finished and its standings are final. {nxt.name} is ready to open.")
-    return redirect(season_url(nxt))
+    # Bound on every POST, even an empty one (a season without divisions has no fields to send).
+    data = request.POST if request.method == "POST" else None
+    form = FinishForm(data, initial={"promote": season.promote, "relegate": season.relegate})
+    if request.method == "POST" and form.is_valid():
+        numbers = form.cleaned_data
+        try:
+            nxt = services.season_finish(
+                season=season, actor=request.user, promote=numbers["promote"], relegate=numbers["relegate"]
+            )
+        except Refused as exc:
+            _refused(request, exc)
+            return redirect(season_url(season))
+        messages.success(
+            request, f"{season.name} is finished and its standings are final. {nxt.name} is ready to open."
+        )
+        return redirect(season_url(nxt))
+    return render(request, "leagues/season_finish.html", {**_season_context(season, role), "form": form})
 
 
 # --- standings -------------------------------------------------------------------

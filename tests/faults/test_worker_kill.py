@@ -37,10 +37,15 @@ def make_matches() -> list[int]:
     for _ in range(2):
         seats = [SeatSpec(bot="random") for _ in range(3)]
         ids.append(match_create(game="renfield", players=3, options={}, created_by=None, seats=seats).pk)
+    return [*ids, clock_match()]
+
+
+def clock_match() -> int:
+    """Two players on one-second clocks and a bot: the players time out until the bot plays for them."""
     seats = [SeatSpec(user=a_player()), SeatSpec(user=a_player()), SeatSpec(bot="random")]
-    match = match_create(game="renfield", players=3, options={}, created_by=None, seats=seats, time_control=ONE_SECOND)
-    ids.append(match.pk)
-    return ids
+    return match_create(
+        game="renfield", players=3, options={}, created_by=None, seats=seats, time_control=ONE_SECOND
+    ).pk
 
 
 def kick_bots(stack: Stack, ids: list[int]) -> None:

@@ -80,6 +80,7 @@ def fingerprint() -> tuple[Any, ...]:
         Membership.objects.count(),
         sorted(Membership.objects.values_list("role", flat=True)),
         League.objects.count(),
+        sorted(League.objects.values_list("name", "tiebreaks")),
         Season.objects.count(),
         sorted(Season.objects.values_list("status", flat=True)),
         Entrant.objects.count(),
@@ -187,6 +188,8 @@ CASES = [
     Case("league create", _club("leagues-league-create"), ORGANIZER_GET),
     Case("league create post", _club("leagues-league-create"), ORGANIZER_POST, "post", lambda w: LEAGUE_POST),
     Case("league", _league("leagues-league"), EVERYONE),
+    Case("league edit", _league("leagues-league-edit"), ORGANIZER_GET),
+    Case("league edit post", _league("leagues-league-edit"), ORGANIZER_POST, "post", lambda w: LEAGUE_POST),
     Case("season create", _league("leagues-season-create"), ORGANIZER_GET),
     Case(
         "season create post",
@@ -222,6 +225,7 @@ CASES = [
     Case("organize", _season("leagues-season-organize"), ORGANIZER_GET),
     Case("result", _fixture_url, ORGANIZER_GET),
     Case("result post", _fixture_url, ORGANIZER_POST, "post", _forfeit),
+    Case("finish", _season("leagues-season-finish"), ORGANIZER_GET),
     Case("finish post", _season("leagues-season-finish"), ORGANIZER_POST, "post"),
     Case("standings", _season("leagues-standings"), EVERYONE),
     Case("standings csv", _season("leagues-standings-csv"), EVERYONE),
@@ -295,7 +299,7 @@ def test_a_private_club_is_not_found_by_those_outside_it(case: Case) -> None:
 
 
 # Pages that show a form on GET and take it on POST; every other page answers one method only.
-FORM_PAGES = {"club create", "club invite", "league create", "season create", "result"}
+FORM_PAGES = {"club create", "club invite", "league create", "league edit", "season create", "result", "finish"}
 ONE_METHOD = [c for c in CASES if c.name.removesuffix(" post") not in FORM_PAGES]
 
 

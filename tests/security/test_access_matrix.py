@@ -171,6 +171,15 @@ EXPECTED: dict[tuple[str, str], dict[str, Row]] = {
     ("accounts-calendar", "POST"): {NO_MATCH: (405, 405, 405, 405, 405)},
     ("accounts-calendar-reset", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
     ("accounts-calendar-reset", "POST"): {NO_MATCH: (LOGIN, PROFILE, PROFILE, PROFILE, PROFILE)},
+    # A move link from a mail: a made-up token is not found, for anyone, logged in or not.
+    ("games-mail-move", "GET"): {NO_MATCH: (404, 404, 404, 404, 404)},
+    ("games-mail-move", "POST"): {NO_MATCH: (404, 404, 404, 404, 404)},
+    ("games-service-worker", "GET"): {NO_MATCH: (200, 200, 200, 200, 200)},
+    ("games-service-worker", "POST"): {NO_MATCH: (405, 405, 405, 405, 405)},
+    ("games-push-subscription", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
+    ("games-push-subscription", "POST"): {NO_MATCH: (LOGIN, 400, 400, 400, 400)},  # no subscription sent
+    ("games-notice-test", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
+    ("games-notice-test", "POST"): {NO_MATCH: (LOGIN, PROFILE, PROFILE, PROFILE, PROFILE)},
     ("healthz", "GET"): {NO_MATCH: (200, 200, 200, 200, 200)},
     ("healthz", "POST"): {NO_MATCH: (200, 200, 200, 200, 200)},
     ("admin:index", "GET"): {NO_MATCH: (ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, ADMIN_LOGIN, 200)},
@@ -292,6 +301,8 @@ def _url(name: str, kind: str, role: str, world: World) -> str:
         return reverse(name, args=[f"{user.pk}-{user.calendar_token}"])
     if name == "games-rules":
         return reverse(name, args=[GAME])
+    if name == "games-mail-move":
+        return reverse(name, args=["made-up"])
     if kind == NO_MATCH:
         return reverse(name)
     if name in ("games-invite", "games-invite-decline"):
