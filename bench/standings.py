@@ -10,7 +10,9 @@ ratings are added up in Python exactly as ``fixture_count`` adds them one by one
 - ``page``: ``--requests`` GETs of the season's standings page through the test Client (every
   middleware, the template), when the leagues pages exist; otherwise ``standings_for`` alone,
   and ``"measured": "selector"`` says so. Median and p95, and the page's query count.
-- ``selector``: ``standings_for`` alone, the same way.
+- ``all_rows``: the page with every row (``?all=1``; the default shows the first 100 of a division).
+- ``selector``: ``standings_for`` alone, the same way, and ``selector_cold`` with the cache emptied
+  before each call (the head-to-head pairs of the tied are cached until a result changes them).
 - ``update``: ``fixture_count`` for one more finished match (the standings, meetings, ratings and
   audit of one table, incrementally), median and p95 over ``--updates`` matches, and its queries.
 
@@ -38,6 +40,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.conf import settings  # noqa: E402
+from django.core.cache import cache  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import NoReverseMatch, reverse  # noqa: E402
@@ -264,10 +267,24 @@ def measure_page(season: Any, organizer: Any, requests: int) -> dict[str, Any]:
     def selector() -> None:
         standings_for(season=Season.objects.select_related("league").get(pk=season.pk))
 
+    def page_all() -> None:
+        assert url is not None
+        if client.get(url + "?all=1").status_code != 200:
+            raise SystemExit(f"{url}?all=1 did not answer 200")
+
+    def selector_cold() -> None:
+        cache.clear()
+        selector()
+
     result: dict[str, Any] = {"measured": "page" if url else "selector", "url": url, "requests": requests}
     if url is not None:
         result.update(_summary(*_timed(page, requests), PAGE_TARGET_MS), queries=_queries(page))
+        result["all_rows"] = {**_summary(*_timed(page_all, requests), PAGE_TARGET_MS), "queries": _queries(page_all)}
     result["selector"] = {**_summary(*_timed(selector, requests), PAGE_TARGET_MS), "queries": _queries(selector)}
+    result["selector_cold"] = {
+        **_summary(*_timed(selector_cold, requests), PAGE_TARGET_MS),
+        "queries": _queries(selector_cold),
+    }
     if url is None:
         result.update(result["selector"])
     return result

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from operator import attrgetter
 from typing import Any
 
@@ -158,8 +159,9 @@ class Table:
     chat: list[dict[str, Any]] = field(default_factory=list)
     clocks: dict[str, Any] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def names(self) -> list[str]:
+        """Once per page: a player's name is checked each time it is read (``User.name``)."""
         return [s.name for s in self.seats]
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.safestring import SafeString
+
 from leagues import selectors, tiebreaks
 from leagues.models import Season
 
@@ -27,6 +29,9 @@ COLUMN_LABELS = {
 # A league table is read from the top: the first rows of each division by default, "show all" for the rest.
 PAGE_ROWS = 100
 CHART_PLAYERS = 5
+# A dot (with its value on hover) per leader and round while they are far enough apart to point at;
+# a longer season draws the lines and a dot for the last round only.
+CHART_DOTS = 12
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 12
 NONE = "–"
 
@@ -35,19 +40,26 @@ def number(value: float | None) -> str:
     """As ``floatformat:"-2"`` shows it: whole numbers bare, others with two decimals; a dash for none."""
     if value is None:
         return NONE
-    shown = f"{value:.2f}"
-    return shown[:-3] if shown.endswith(".00") else shown
+    if value == int(value):
+        return _figure(str(int(value)))
+    return _figure(f"{value:.2f}")
 
 
 def rating(value: float | None) -> str:
-    return NONE if value is None else f"{value:.1f}"
+    return NONE if value is None else _figure(f"{value:.1f}")
+
+
+def _figure(text: str) -> SafeString:
+    # Digits, a sign and a point have nothing to escape: marked so, the template does not escape each of
+    # the thousands of figures of a big table again (escaping was a third of its rendering time).
+    return SafeString(text)
 
 
 @dataclass(frozen=True)
 class FormMark:
     place: str
-    of: str
-    kind: str  # "first", "last" or ""
+    title: str  # "2 of 4"
+    css: str  # "place first", "place last" or "place"
 
 
 @dataclass(frozen=True)
@@ -65,16 +77,40 @@ class DisplayRow:
     me: bool
 
 
+def standings_table(
+    division: int | None,
+    rows: list[selectors.StandingRow],
+    season: Season,
+    *,
+    sort: str,
+    limit: int | None,
+    keys: list[str],
+    player_url: str,
+    reader_id: int | None,
+) -> dict[str, Any]:
+    """One division's table: its rows sorted and cut to ``limit`` (None: all), and the chart of its leaders."""
+    ordered = sort_rows(rows, sort)
+    shown = ordered if limit is None else ordered[:limit]
+    return {
+        "division": division,
+        "rows": display_rows(shown, keys=keys, player_url=player_url, reader_id=reader_id),
+        "chart": chart_for(rows, season),
+        "hidden": len(rows) > len(shown),
+        "shown": str(len(shown)),
+        "total": str(len(rows)),
+    }
+
+
 def display_rows(
     rows: list[selectors.StandingRow], *, keys: list[str], player_url: str, reader_id: int | None
 ) -> list[DisplayRow]:
     """``player_url`` is a player's page address with ``{}`` where the user id goes (one reverse for all rows)."""
     return [
         DisplayRow(
-            rank=f"{row.rank}=" if row.shared else str(row.rank),
+            rank=_figure(f"{row.rank}=" if row.shared else str(row.rank)),
             name=row.name,
             url=player_url.format(row.user_id),
-            played=str(row.played),
+            played=_figure(str(row.played)),
             points=number(row.points),
             cells=[number(row.value(key)) for key in keys],
             rating=rating(row.rating),
@@ -87,8 +123,8 @@ def display_rows(
 
 def _mark(entry: dict[str, Any]) -> FormMark:
     place, of = entry.get("place"), entry.get("of")
-    kind = "first" if place == 1 else "last" if place == of else ""
-    return FormMark(place=str(place), of=str(of), kind=kind)
+    css = "place first" if place == 1 else "place last" if place == of else "place"
+    return FormMark(place=_figure(str(place)), title=f"{place} of {of}", css=css)
 
 
 def sort_rows(rows: list[selectors.StandingRow], sort: str) -> list[selectors.StandingRow]:
@@ -114,11 +150,12 @@ def _sort_value(row: selectors.StandingRow, sort: str) -> float | None:
 def chart_for(rows: list[selectors.StandingRow], season: Season) -> dict[str, Any] | None:
     """The leaders' running totals after each round as SVG coordinates (strings), from nothing at the start.
 
-    None until someone has points. A dot per leader and round played; the lines start at the origin.
+    None until a leader has a result. A dot per leader and round played; the lines start at the origin.
     """
     leaders = rows[:CHART_PLAYERS]
-    played = max((i + 1 for row in rows for i, p in enumerate(row.points_by_round) if p), default=0)
-    if not leaders or not played:
+    # The leaders' rounds only: reading every player's rounds was a third of a big table's time.
+    played = max((row.last_round for row in leaders), default=0)
+    if not played:
         return None
     top = max(max(row.cumulative[:played]) for row in leaders) or 1.0
     step = (CHART_WIDTH - 2 * CHART_PAD) / played
@@ -134,7 +171,8 @@ def chart_for(rows: list[selectors.StandingRow], season: Season) -> dict[str, An
             for i, total in enumerate(row.cumulative[:played])
         ]
         points = " ".join([f"{CHART_PAD},{bottom}", *(f"{d['x']},{d['y']}" for d in dots)])
-        series.append({"name": row.name, "n": str(n), "points": points, "dots": dots})
+        shown = dots if played <= CHART_DOTS else dots[-1:]
+        series.append({"name": row.name, "n": str(n), "points": points, "dots": shown})
     ticks = [{"x": _coordinate(CHART_PAD + r * step), "round": str(r)} for r in range(1, played + 1)]
     return {
         **{"width": str(CHART_WIDTH), "height": str(CHART_HEIGHT), "pad": str(CHART_PAD)},

@@ -83,6 +83,11 @@ class StandingRow:
         by_round = json.loads(self.by_round_json) if self.by_round_json else {}
         return [by_round.get(str(n), 0.0) for n in range(1, self.rounds + 1)]
 
+    @cached_property
+    def last_round(self) -> int:
+        """The last round with a result for this player (0 before the first)."""
+        return max(map(int, json.loads(self.by_round_json or "{}")), default=0)
+
     @property
     def cumulative(self) -> list[float]:
         total, out = 0.0, []

@@ -326,6 +326,10 @@ def league_update(
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         _organizer(league.club_id, actor)
+        statuses = set(league.seasons.values_list("status", flat=True))
+        started = statuses & {Season.Status.RUNNING, Season.Status.FINISHED}
+        if started and (game, table_size) != (league.game, league.table_size):
+            raise LeagueRefused("The game and the table size cannot change once a season has started.")
         fields = _league_fields(
             name=name,
             game=game,
@@ -338,10 +342,6 @@ def league_update(
             tiebreaks=tiebreaks,
             rated=rated,
         )
-        statuses = set(league.seasons.values_list("status", flat=True))
-        started = statuses & {Season.Status.RUNNING, Season.Status.FINISHED}
-        if started and (fields["game"], fields["table_size"]) != (league.game, league.table_size):
-            raise LeagueRefused("The game and the table size cannot change once a season has started.")
         scored = (fields["scoring"], fields["place_points"]) != (league.scoring, list(league.place_points))
         if Season.Status.RUNNING in statuses and scored:
             raise LeagueRefused("The scoring cannot change while a season is running: finish it first.")
@@ -670,7 +670,27 @@ def season_start(*, season: Season, actor: User) -> Season:
         for round_ in rounds:
             if season.round_mode == Season.RoundMode.ALL or round_.number == 1:
                 _round_open(round_, season, actor)
+        _season_start_mail(season)
     return season
+
+
+def _season_start_mail(season: Season) -> None:
+    """Every entrant hears that the season started and where their matches are (once: the mails are deduplicated)."""
+    league = season.league
+    url = _absolute(reverse("leagues-season", args=[league.club.slug, league.slug, season.number]))
+    for entrant in season.entrants.select_related("user"):
+        context = {"season": season, "league": league, "club": league.club, "user": entrant.user, "url": url}
+        mail, created = Mail.objects.get_or_create(
+            dedupe_key=f"season-start:{season.pk}:{entrant.user_id}",
+            defaults={
+                "recipient": entrant.user.email,
+                "user": entrant.user,
+                "subject": render_to_string("leagues/mail/season_started_subject.txt", context).strip(),
+                "body": render_to_string("leagues/mail/season_started.txt", context),
+            },
+        )
+        if created:
+            transaction.on_commit(partial(_enqueue, "games.tasks.mail_send", mail.pk))
 
 
 def _standings_ensure(season: Season) -> None:

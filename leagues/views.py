@@ -48,10 +48,8 @@ from leagues.presenters import (
     ASCENDING,
     COLUMN_LABELS,
     PAGE_ROWS,
-    chart_for,
-    display_rows,
     export_rows,
-    sort_rows,
+    standings_table,
 )
 
 ORGANIZER = Membership.Role.ORGANIZER
@@ -637,14 +635,11 @@ def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number
     keys = [k for k in season.league.tiebreaks if k != "points"]
     user = _user(request)
     player_url = reverse("leagues-player", args=[club_slug, league_slug, number, 1]).removesuffix("1/") + "{}/"
-    tables = []
-    for division, rows in _divisions(season):
-        ordered = sort_rows(rows, sort)
-        shown = ordered if show_all else ordered[:PAGE_ROWS]
-        lines = display_rows(shown, keys=keys, player_url=player_url, reader_id=user.pk if user else None)
-        chart = chart_for(rows, season)
-        tables.append({"division": division, "rows": lines, "chart": chart, "hidden": len(rows) > len(shown)})
-        tables[-1].update(shown=str(len(shown)), total=str(len(rows)))
+    limit, reader_id = None if show_all else PAGE_ROWS, user.pk if user else None
+    tables = [
+        standings_table(d, rows, season, sort=sort, limit=limit, keys=keys, player_url=player_url, reader_id=reader_id)
+        for d, rows in _divisions(season)
+    ]
     columns = [("rank", "#"), ("name", "Player"), ("played", "Played"), ("points", "Points")]
     columns += [(k, COLUMN_LABELS.get(k, k)) for k in keys] + [("rating", "Rating")]
     context = {

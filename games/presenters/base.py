@@ -329,9 +329,9 @@ class Presenter:
         to_act, scores = view.get("to_act") or (), view.get("scores") or []
         creator = viewer_id is not None and table.match.created_by_id == viewer_id
         rows = []
-        for seat in table.seats:
+        for seat, seat_name_ in zip(table.seats, table.names, strict=True):
             score = scores[seat.number] if isinstance(scores, list) and seat.number < len(scores) else ""
-            name = f"Invited: {seat.invite_email}" if creator and not seat.joined and seat.invite_email else seat.name
+            name = f"Invited: {seat.invite_email}" if creator and not seat.joined and seat.invite_email else seat_name_
             rows.append(
                 {
                     "number": seat.number,

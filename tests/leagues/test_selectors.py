@@ -143,3 +143,22 @@ def test_the_organizer_sees_the_tables_bots_played_for_people() -> None:
     Seat.objects.filter(match=handed_over.match, number=0).update(bot_level="basic")
     assert [f.pk for f in bot_played_fixtures(season=season)] == [timed_out.pk, handed_over.pk]
     assert clean.pk not in [f.pk for f in bot_played_fixtures(season=season)]
+
+
+def test_head_to_head_follows_a_changed_meeting_although_the_pairs_are_cached() -> None:
+    """The cached head-to-head pairs are keyed by the meetings themselves: a changed result is never stale."""
+    lines = [{"points": 6}, {"points": 6}, {"points": 9}]
+    season, ids = season_with(lines, tiebreaks=["points", "head_to_head"])
+    Standing.objects.filter(entrant_id=ids[0]).update(meetings={str(ids[1]): 1.0})
+    assert ranking(season, ids) == [(1, 2), (2, 0), (3, 1)]
+    assert ranking(season, ids) == [(1, 2), (2, 0), (3, 1)]  # the second read from the cache
+    Standing.objects.filter(entrant_id=ids[0]).update(meetings={})
+    Standing.objects.filter(entrant_id=ids[1]).update(meetings={str(ids[0]): 1.0})
+    assert ranking(season, ids) == [(1, 2), (2, 1), (3, 0)]
+
+
+def test_rows_read_their_form_and_rounds_only_when_asked() -> None:
+    season, ids = season_with([{"points": 1, "points_by_round": {"2": 1.0}, "form": []}], tiebreaks=["points"])
+    row = standings_for(season=season)[0]
+    assert isinstance(row.by_round_json, str) and "points_by_round" not in vars(row)
+    assert row.points_by_round == [0.0, 1.0, 0.0] and row.last_round == 2 and row.form == []

@@ -17,6 +17,8 @@ from leagues.models import AuditEntry, ClubInvitation, Entrant, Fixture, Members
 from leagues.services import LeagueRefused, NotOrganizer
 from tests.leagues.factories import (
     UserFactory,
+    finish,
+    fixtures_of,
     make_club,
     make_league,
     make_season,
@@ -269,3 +271,79 @@ def test_the_demo_season_has_filled_standings_and_is_made_once() -> None:
     assert Fixture.objects.filter(round__season=season, counted_at=None).exclude(match=None).exists()  # in progress
     assert demo_league(users=users) is None
     assert Season.objects.count() == 1
+
+
+# --- editing a league, finishing with new numbers, audit wording -----------------------
+
+
+def test_an_organizer_edits_a_league_but_not_its_game_once_a_season_started() -> None:
+    season = make_season(players=4, rounds=2)
+    league, boss = season.league, organizer_of(season.league.club)
+    base = {"name": "Renamed", "game": league.game, "table_size": league.table_size, "options": league.options}
+    updated = services.league_update(league=league, actor=boss, **base, tiebreaks=["points", "game_score"])
+    league.refresh_from_db()
+    assert (updated.name, league.name, league.tiebreaks) == ("Renamed", "Renamed", ["points", "game_score"])
+    assert league.slug == "renfield-league"  # the address stays
+    with pytest.raises(LeagueRefused, match="table size cannot change"):
+        services.league_update(league=league, actor=boss, **{**base, "table_size": 5})
+    with pytest.raises(LeagueRefused, match="scoring cannot change while a season is running"):
+        services.league_update(league=league, actor=boss, **base, place_points=[5, 3, 1, 0])
+    with pytest.raises(NotOrganizer):
+        services.league_update(league=league, actor=season.entrants.first().user, **base)  # type: ignore[union-attr]
+    league.refresh_from_db()
+    assert (league.table_size, league.place_points) == (4, [4, 2, 1, 0])
+
+
+def test_a_league_without_a_started_season_may_change_its_game() -> None:
+    league = make_league()
+    boss = organizer_of(league.club)
+    services.league_update(league=league, actor=boss, name=league.name, game="rentz", table_size=4)
+    league.refresh_from_db()
+    assert (league.game, league.place_points) == ("rentz", [4, 2, 1, 0])
+
+
+def test_finishing_sets_the_promotion_and_relegation_numbers_given() -> None:
+    users = [UserFactory() for _ in range(8)]
+    season = make_season(players=users, rounds=1, divisions=2, promote=1, relegate=1, fill="byes", start=False)
+    boss = organizer_of(season.league.club)
+    for i, user in enumerate(users):
+        entrant = Entrant.objects.get(season=season, user=user)
+        services.entrant_set_division(entrant=entrant, actor=boss, division=1 + i // 4)
+    services.fixtures_generate(season=season, actor=boss, seed=1)
+    services.season_start(season=season, actor=boss)
+    seats = {}
+    for division in (1, 2):
+        fixture = fixtures_of(season, division=division)[0]
+        services.fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
+        seats[division] = fixture.seats
+    with pytest.raises(LeagueRefused, match="zero or more"):
+        services.season_finish(season=season, actor=boss, promote=-1)
+    nxt = services.season_finish(season=season, actor=boss, promote=2, relegate=2)
+    season.refresh_from_db()
+    assert (season.promote, season.relegate) == (2, 2) and (nxt.promote, nxt.relegate) == (2, 2)
+    user_of = dict(Entrant.objects.filter(season=season).values_list("pk", "user_id"))
+    carried = dict(Entrant.objects.filter(season=nxt).values_list("user_id", "division"))
+    # Two up and two down (one of each was set at creation), seat order being the finishing order.
+    assert [carried[user_of[e]] for e in seats[1]] == [1, 1, 2, 2]
+    assert [carried[user_of[e]] for e in seats[2]] == [1, 1, 2, 2]
+
+
+def test_audit_texts_say_one_table_and_one_round() -> None:
+    season = make_season(players=4, rounds=1, fill="byes")
+    texts = list(AuditEntry.objects.filter(season=season).values_list("text", flat=True))
+    assert "Fixtures made: 1 round, 1 table." in texts
+    assert "Round 1 opened: 1 table." in texts
+    assert "Registration closed with 4 players." in texts
+    assert services.plural(1, "match is", "matches are") == "1 match is"
+    assert services.plural(2, "player") == "2 players"
+
+
+def test_starting_a_season_mails_every_entrant_once() -> None:
+    season = make_season(players=4, rounds=1)
+    mails = Mail.objects.filter(dedupe_key__startswith=f"season-start:{season.pk}:")
+    assert sorted(mails.values_list("recipient", flat=True)) == sorted(
+        season.entrants.values_list("user__email", flat=True)
+    )
+    mail = mails.first()
+    assert mail is not None and season.name in mail.subject and season.league.name in mail.subject
+    assert f"/{season.number}/" in mail.body and "dashboard" in mail.body

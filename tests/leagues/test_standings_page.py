@@ -183,3 +183,63 @@ def test_a_player_is_linked_to_their_season_page() -> None:
     page = Client().get(player_url).content.decode()
     assert row.name in page
     assert page.count("<tr>") == 1 + 3  # the heading and one line per round
+
+
+def test_a_big_table_shows_its_first_rows_with_a_link_to_all_and_the_exports_have_everyone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("leagues.views.PAGE_ROWS", 5)
+    season = a_season(players=8)
+    official = [row.name for row in standings_for(season=season)]
+    html = Client().get(url(season)).content.decode()
+    assert names_in_order(html) == official[:5]
+    assert "The first 5 of 8 players." in html and 'href="?all=1"' in html
+    everyone = Client().get(url(season) + "?all=1").content.decode()
+    assert names_in_order(everyone) == official
+    assert 'href="?sort=points&amp;all=1"' in everyone  # sorting keeps every row shown
+    by_name = Client().get(url(season) + "?sort=name").content.decode()
+    assert names_in_order(by_name) == sorted(official, key=str.casefold)[:5]
+    assert 'href="?sort=name&amp;all=1"' in by_name
+    lines = list(csv.DictReader(io.StringIO(Client().get(url(season, "leagues-standings-csv")).content.decode())))
+    assert len(lines) == 8
+
+
+def test_a_table_of_fewer_rows_than_a_page_has_no_show_all_link() -> None:
+    html = Client().get(url(a_season(players=8))).content.decode()
+    assert len(body_rows(html)) == 8 and "all=1" not in html
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [(None, "–"), (3.0, "3"), (0.0, "0"), (12.5, "12.50"), (2.999, "3.00"), (1 / 3, "0.33"), (-1.25, "-1.25")],
+)
+def test_numbers_are_shown_as_floatformat_minus_two_shows_them(value: float | None, shown: str) -> None:
+    from django.template.defaultfilters import floatformat
+
+    from leagues.presenters import number
+
+    assert number(value) == shown
+    if value is not None:
+        assert floatformat(value, "-2") == shown
+
+
+def test_the_readers_own_line_is_marked_and_shared_ranks_say_so() -> None:
+    season = a_season(players=8, played_rounds=0)  # nobody has points: everyone shares the first place
+    me = season.entrants.order_by("pk").first().user  # type: ignore[union-attr]
+    client = Client()
+    client.force_login(me)
+    html = client.get(url(season)).content.decode()
+    marked = re.findall(r'<tr class="me">(.*?)</tr>', html, flags=re.S)
+    assert len(marked) == 1 and f">{me.name}<" in marked[0]
+    assert all('<td class="num">1=</td>' in row for row in body_rows(html))
+
+
+def test_a_long_seasons_chart_draws_the_lines_with_a_dot_for_the_last_round_only() -> None:
+    from leagues.presenters import CHART_DOTS
+
+    season = a_season(players=4, rounds=CHART_DOTS + 1, played_rounds=CHART_DOTS + 1)
+    svg = Client().get(url(season)).content.decode().split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert svg.count("<circle") == 4  # one per player (the top five of four)
+    polyline = re.search(r'<polyline points="([^"]+)"', svg).group(1)  # type: ignore[union-attr]
+    assert len(polyline.split()) == 1 + CHART_DOTS + 1
+    assert f"round {CHART_DOTS + 1}:" in svg

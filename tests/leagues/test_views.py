@@ -401,3 +401,51 @@ def test_the_profile_partial_shows_each_games_rating_with_its_recent_changes() -
     assert html.count("+") + html.count("-") >= 2  # one change per rated match
     request.user = UserFactory()
     assert "League ratings" not in render_to_string("leagues/_ratings.html", {"user": request.user}, request=request)
+
+
+def test_the_organizer_edits_a_league_from_a_form_filled_with_its_settings() -> None:
+    club = make_club()
+    client = login(organizer_of(club))
+    client.post(reverse("leagues-league-create", args=[club.slug]), LEAGUE)
+    league = League.objects.get(club=club)
+    edit = reverse("leagues-league-edit", args=[club.slug, league.slug])
+    html = page(client.get(edit))
+    assert f'value="{league.name}"' in html and 'value="5,3,1,0"' in html
+    assert '<option value="game_score" selected>' in html and 'name="opt_stake" value="50"' in html
+    response = client.post(edit, LEAGUE | {"name": "Winter League", "tiebreak_2": "wins", "tiebreak_3": ""})
+    assert response["Location"] == reverse("leagues-league", args=[club.slug, league.slug])
+    league.refresh_from_db()
+    assert (league.name, league.tiebreaks, league.place_points) == ("Winter League", ["points", "wins"], [5, 3, 1, 0])
+    assert edit in page(client.get(reverse("leagues-league", args=[club.slug, league.slug])))
+
+
+def test_a_refused_league_edit_is_a_form_error_and_changes_nothing() -> None:
+    season = make_season(players=4, rounds=1)
+    league = season.league
+    edit = reverse("leagues-league-edit", args=[league.club.slug, league.slug])
+    response = login(organizer_of(league.club)).post(edit, LEAGUE | {"table_size": 5})
+    assert response.status_code == 200 and "table size cannot change" in page(response)
+    league.refresh_from_db()
+    assert league.table_size == 4
+
+
+def test_the_finish_page_sets_promotion_and_relegation() -> None:
+    users = [UserFactory() for _ in range(8)]
+    season = make_season(players=users, rounds=1, divisions=2, promote=1, relegate=1, fill="byes", start=False)
+    boss = organizer_of(season.league.club)
+    for i, user in enumerate(users):
+        entrant = Entrant.objects.get(season=season, user=user)
+        services.entrant_set_division(entrant=entrant, actor=boss, division=1 + i // 4)
+    services.fixtures_generate(season=season, actor=boss, seed=1)
+    services.season_start(season=season, actor=boss)
+    for division in (1, 2):
+        services.fixture_count(match_id=finish(fixtures_of(season, division=division)[0], [1, 2, 3, 4]).pk)
+    client = login(boss)
+    form = page(client.get(season_url(season, "leagues-season-finish")))
+    assert 'name="promote" value="1"' in form and 'name="relegate" value="1"' in form
+    response = client.post(season_url(season, "leagues-season-finish"), {"promote": 2, "relegate": 0})
+    following = Season.objects.get(previous=season)
+    assert response["Location"] == season_url(following)
+    season.refresh_from_db()
+    assert (season.promote, season.relegate, season.status) == (2, 0, Season.Status.FINISHED)
+    assert sorted(following.entrants.values_list("division", flat=True)) == [1] * 6 + [2] * 2
