@@ -45,7 +45,9 @@ class ProfileForm(forms.ModelForm):
         current = self.instance.time_zone
         if current and current not in dict(choices):
             choices = [(current, current.replace("_", " ")), *choices]
-        self.fields["time_zone"].choices = choices
+        field = self.fields["time_zone"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
 
     def clean_display_name(self) -> str:
         return _one_space(self.cleaned_data["display_name"])

@@ -253,6 +253,7 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict = {}
 
+
 def _refusal_without_traceback(record: logging.LogRecord) -> bool:
     """A refused request (403, 404) is the visitor's mistake: one warning line, no traceback."""
     if 400 <= getattr(record, "status_code", 500) < 500:
@@ -327,7 +328,9 @@ GAMES_REMINDER_HORIZON_HOURS = 48
 GAMES_REMINDER_SWEEP_LIMIT = 5000
 BOT_MOVE_DELAY_SECONDS = float(os.environ.get("BOT_MOVE_DELAY_SECONDS", "2"))
 GAMES_TIMEOUTS_BEFORE_ABSENT = int(os.environ.get("GAMES_TIMEOUTS_BEFORE_ABSENT", "3"))
-GAMES_DEADLINE_ETA_HORIZON_SECONDS = 1800  # a scheduled task only for deadlines this near: below Redis' 1 h visibility timeout
+GAMES_DEADLINE_ETA_HORIZON_SECONDS = (
+    1800  # a scheduled task only for deadlines this near: below Redis' 1 h visibility timeout
+)
 GAMES_DEADLINE_SWEEP_BATCH = 10
 GAMES_DEADLINE_SWEEP_LIMIT = 20_000
 # A timeout lost in a database crash keeps its deadline, so the sweep plays it again: no need to wait for the disk.

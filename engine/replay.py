@@ -22,7 +22,6 @@ from typing import Any
 
 from engine import IllegalAction, get_game
 
-
 # The shape of the states whose hash a log records; raised whenever a game's state keys change.
 LOG_FORMAT = 2
 

@@ -66,7 +66,11 @@ def test_it_renders_every_page_for_signed_in_players(client: Client, path: str) 
 
 
 def test_it_renders_the_account_pages_in_our_layout(client: Client) -> None:
-    for path, heading in [("/accounts/login/", "Log in"), ("/accounts/signup/", "Sign up"), ("/accounts/password/reset/", "Password Reset")]:
+    for path, heading in [
+        ("/accounts/login/", "Log in"),
+        ("/accounts/signup/", "Sign up"),
+        ("/accounts/password/reset/", "Password Reset"),
+    ]:
         body = client.get(path).content.decode()
         assert heading in body and '<header class="site-header">' in body
         assert re.search(r"<title>\s*" + heading.split()[0], body, re.IGNORECASE), path
@@ -110,7 +114,8 @@ def test_it_serves_htmx_from_our_own_static_files_with_csrf_for_every_request(cl
 def test_it_serves_the_stylesheet_with_a_phone_layout() -> None:
     css_path = finders.find("css/parlour.css")
     assert css_path
-    css = open(css_path).read()
+    with open(css_path) as handle:
+        css = handle.read()
     assert "@media (min-width" in css  # phone first: wider screens are the exception
     assert "@import" not in css and "url(http" not in css  # no external fonts or assets
 

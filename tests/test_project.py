@@ -71,7 +71,9 @@ def test_it_documents_every_environment_variable_the_settings_read() -> None:
     import re
 
     settings_source = (ROOT / "config" / "settings.py").read_text()
-    names = set(re.findall(r"""(?:environ(?:\.get)?\(|environ\[|env_bool\(|env_list\()\s*["']([A-Z_]+)["']""", settings_source))
+    names = set(
+        re.findall(r"""(?:environ(?:\.get)?\(|environ\[|env_bool\(|env_list\()\s*["']([A-Z_]+)["']""", settings_source)
+    )
     assert {"SECRET_KEY", "EMAIL_HOST"} <= names
     names.add("DATABASE_URL")  # read by dj_database_url.config()
     readme = (ROOT / "README.md").read_text()

@@ -23,7 +23,10 @@ def run_demo() -> str:
 
 
 def test_it_creates_verified_players_and_a_staff_admin() -> None:
-    with mock.patch("games.demo.create_demo_matches") as create_matches, mock.patch("leagues.demo.demo_league") as league:
+    with (
+        mock.patch("games.demo.create_demo_matches") as create_matches,
+        mock.patch("leagues.demo.demo_league") as league,
+    ):
         output = run_demo()
     assert league.call_args.kwargs["users"] == create_matches.call_args.kwargs["users"]
     emails = [email for email, _ in [*DEMO_PLAYERS, DEMO_ADMIN]]

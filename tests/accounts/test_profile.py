@@ -39,7 +39,10 @@ def test_it_saves_the_profile(client: Client) -> None:
     assert "Your profile is saved." in response.content.decode()
     user.refresh_from_db()
     assert (user.display_name, user.time_zone, user.notify, user.auto_forced_moves) == (
-        "Queen of Clubs", "Europe/Vienna", User.Notify.DAILY, False,
+        "Queen of Clubs",
+        "Europe/Vienna",
+        User.Notify.DAILY,
+        False,
     )
     assert user.name == "Queen of Clubs"
 

@@ -120,7 +120,9 @@ def random_playout(
     result = game.outcome(state)
     assert len(result["scores"]) == players and len(result["places"]) == players
     assert min(result["places"]) == 1
-    replayed = replay({"game": game.NAME, "players": players, "seed": seed, "options": options or {}, "actions": actions})
+    replayed = replay(
+        {"game": game.NAME, "players": players, "seed": seed, "options": options or {}, "actions": actions}
+    )
     assert replayed == state, "replay from seed and actions differs from the played state"
     return state, actions
 

@@ -20,7 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_it_plays_a_whole_match_and_verifies_its_log(name: str, tmp_path: Path, capsys) -> None:
     players = get_game(name).MIN_PLAYERS
     log_path = tmp_path / "match.json"
-    assert main(["play", name, "--players", str(players), "--seed", "3", "--bots", "basic", "--log", str(log_path)]) == 0
+    assert (
+        main(["play", name, "--players", str(players), "--seed", "3", "--bots", "basic", "--log", str(log_path)]) == 0
+    )
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert lines[0]["seed"] == 3 and 1 in lines[0]["places"]
     assert lines[-1]["matches"] == 1
@@ -48,14 +50,20 @@ def test_it_runs_as_a_module_and_refuses_bad_input() -> None:
     players = get_game(name).MIN_PLAYERS
     done = subprocess.run(
         [sys.executable, "-m", "engine", "play", name, "--players", str(players), "--count", "2", "--quiet"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert summary["matches"] == 2 and summary["actions"] > 0
     bad = subprocess.run(
         [sys.executable, "-m", "engine", "play", name, "--players", "99"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert bad.returncode == 2 and "error:" in bad.stderr
 

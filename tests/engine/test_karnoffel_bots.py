@@ -114,14 +114,26 @@ def _basic(state: dict[str, Any], seat: int, **changes: Any) -> str:
 
 
 def test_it_wins_a_trick_as_cheaply_as_it_can() -> None:
-    state = start([["KS", "3S", "4S", "5S", "6S"], ["2H", "9C", "3D", "4D", "5D"],
-                   ["KD", "TC", "KC", "8H", "6H"], ["QS", "7S", "8S", "9S", "TS"]])
+    state = start(
+        [
+            ["KS", "3S", "4S", "5S", "6S"],
+            ["2H", "9C", "3D", "4D", "5D"],
+            ["KD", "TC", "KC", "8H", "6H"],
+            ["QS", "7S", "8S", "9S", "TS"],
+        ]
+    )
     assert _basic(play(state, "9C"), 2) == "TC"
 
 
 def test_it_saves_the_jack_of_trump_unless_the_trick_decides_the_hand() -> None:
-    state = start([["KS", "3S", "4S", "5S", "6S"], ["2H", "6H", "3D", "4D", "5D"],
-                   ["KD", "JH", "2C", "3C", "4C"], ["QS", "7S", "8S", "9S", "TS"]])
+    state = start(
+        [
+            ["KS", "3S", "4S", "5S", "6S"],
+            ["2H", "6H", "3D", "4D", "5D"],
+            ["KD", "JH", "2C", "3C", "4C"],
+            ["QS", "7S", "8S", "9S", "TS"],
+        ]
+    )
     state = play(state, "6H")
     assert _basic(state, 2) == "2C"
     assert _basic(state, 2, taken=[0, 2]) == "JH"  # the opponents would win the hand
@@ -129,8 +141,14 @@ def test_it_saves_the_jack_of_trump_unless_the_trick_decides_the_hand() -> None:
 
 
 def test_it_lets_the_partners_winning_card_stand() -> None:
-    state = start([["KS", "3S", "4S", "5S", "6S"], ["2H", "9C", "3D", "4D", "5D"],
-                   ["KD", "2D", "6D", "7D", "8D"], ["QS", "TC", "JS", "9S", "TS"]])
+    state = start(
+        [
+            ["KS", "3S", "4S", "5S", "6S"],
+            ["2H", "9C", "3D", "4D", "5D"],
+            ["KD", "2D", "6D", "7D", "8D"],
+            ["QS", "TC", "JS", "9S", "TS"],
+        ]
+    )
     state = play(state, "9C", "2D")
     card = _basic(state, 3)
     assert card == "9S"
@@ -138,21 +156,39 @@ def test_it_lets_the_partners_winning_card_stand() -> None:
 
 
 def test_it_does_not_waste_high_trumps_on_a_lost_trick() -> None:
-    state = start([["KS", "3S", "4S", "5S", "6S"], ["2H", "JH", "3D", "4D", "5D"],
-                   ["KD", "6H", "KH", "8C", "QS"], ["QC", "7S", "8S", "9S", "TS"]])
+    state = start(
+        [
+            ["KS", "3S", "4S", "5S", "6S"],
+            ["2H", "JH", "3D", "4D", "5D"],
+            ["KD", "6H", "KH", "8C", "QS"],
+            ["QC", "7S", "8S", "9S", "TS"],
+        ]
+    )
     assert _basic(play(state, "JH"), 2) == "8C"
 
 
 def test_it_leads_its_cheapest_sure_winner_and_keeps_the_jack() -> None:
-    state = start([["KS", "3S", "4S", "5S", "6S"], ["2H", "JH", "6H", "3D", "4D"],
-                   ["KD", "2D", "6D", "7D", "8D"], ["QS", "TC", "JS", "9S", "TS"]])
+    state = start(
+        [
+            ["KS", "3S", "4S", "5S", "6S"],
+            ["2H", "JH", "6H", "3D", "4D"],
+            ["KD", "2D", "6D", "7D", "8D"],
+            ["QS", "TC", "JS", "9S", "TS"],
+        ]
+    )
     # Nothing the others may hold beats a led 2 of trump once the Jack and 6 are ours.
     assert _basic(state, 1) == "2H"
 
 
 def test_it_leads_a_low_card_without_a_sure_winner() -> None:
-    state = start([["KS", "3S", "4S", "5S", "6S"], ["2H", "9C", "TD", "3D", "KC"],
-                   ["KD", "2D", "6D", "7D", "8D"], ["QS", "TC", "JS", "9S", "TS"]])
+    state = start(
+        [
+            ["KS", "3S", "4S", "5S", "6S"],
+            ["2H", "9C", "TD", "3D", "KC"],
+            ["KD", "2D", "6D", "7D", "8D"],
+            ["QS", "TC", "JS", "9S", "TS"],
+        ]
+    )
     assert _basic(state, 1) == "3D"
 
 

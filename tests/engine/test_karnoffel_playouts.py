@@ -73,8 +73,17 @@ def test_it_plays_stacked_first_hands_then_shuffles() -> None:
 # What beats a trump card holding the trick, read off the seed's "beats all
 # but ..." sentences with the digest's corrections; "led" when it was led.
 _BEATEN_BY = {
-    "J": "", "6": "J", "2": "J6", "K": "J62", "3": "J62K", "Q": "J62K3",
-    "4": "J62K3Q", "5": "J62K3Q4", "T": "J62K3Q45", "9": "J62K3Q45T", "8": "J62K3Q45T9",
+    "J": "",
+    "6": "J",
+    "2": "J6",
+    "K": "J62",
+    "3": "J62K",
+    "Q": "J62K3",
+    "4": "J62K3Q",
+    "5": "J62K3Q4",
+    "T": "J62K3Q45",
+    "9": "J62K3Q45T",
+    "8": "J62K3Q45T9",
 }
 _LED_BEATEN_BY = {"7": "J", "3": "J62", "4": "J623", "5": "J6234"}
 _PLAIN = "23456789TJQK"
@@ -157,4 +166,6 @@ def test_it_gives_a_trickless_trick_to_the_best_card_of_the_led_suit(played: lis
 @settings(max_examples=30, deadline=None)
 @given(st.integers(min_value=0, max_value=2**40))
 def test_it_replays_any_seed(seed: int) -> None:
-    random_playout(K, 4, seed, options={"target": 1}, full_deck=K.DECK, locations=locations, hidden=hidden, check_every=3)
+    random_playout(
+        K, 4, seed, options={"target": 1}, full_deck=K.DECK, locations=locations, hidden=hidden, check_every=3
+    )

@@ -216,7 +216,11 @@ def test_it_chooses_king_of_hearts_with_low_hearts_and_no_king() -> None:
 def test_it_judges_queens_by_how_bare_the_queens_are() -> None:
     bare = ["QC", "QD", "2H", "3H", "4H", "5H", "6H", "7H", "2S", "3S", "4S", "5S", "6S"]
     none = ["2C", "3C", "4C", "2D", "3D", "2H", "3H", "4H", "5H", "2S", "3S", "4S", "5S"]
-    assert policy.suitability("queens", bare, rentz.DEFAULT_POINTS) < 0 < policy.suitability("queens", none, rentz.DEFAULT_POINTS)
+    assert (
+        policy.suitability("queens", bare, rentz.DEFAULT_POINTS)
+        < 0
+        < policy.suitability("queens", none, rentz.DEFAULT_POINTS)
+    )
 
 
 def test_it_picks_the_game_that_suits_the_hand_when_dealing() -> None:
