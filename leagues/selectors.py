@@ -115,7 +115,7 @@ STANDING_TEXT = {
     "by_round_json": Cast("points_by_round", output_field=TextField()),
     "meetings_digest": MD5(Cast("meetings", output_field=TextField())),
 }
-MEETINGS_CACHE_SECONDS = 24 * 3600
+MEETINGS_CACHE_SECONDS = 3600
 
 
 def standings_for(*, season: Season, division: int | None = None) -> list[StandingRow]:

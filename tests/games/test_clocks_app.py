@@ -318,8 +318,8 @@ def test_timeouts_in_a_row_mark_the_seat_absent_mail_once_and_the_bot_plays_on_u
     seat.refresh_from_db()
     assert not seat.absent and seat.timeouts_in_row == 0
     bot_moves = seat.bot_moves
-    if seat.awaiting:  # a fresh deadline for the turn already waiting, and the queued bot move stands down
-        assert seat.deadline == world.now + TEN_MINUTES.increment
+    assert seat.awaiting, "the test needs the turn already waiting when the seat is reclaimed"
+    assert seat.deadline == world.now + TEN_MINUTES.increment  # a fresh deadline; the queued bot move stands down
     world.run(until=world.now + 5 * MINUTE, limit=500)
     assert not Move.objects.filter(match=match, seat=0, kind=Move.Kind.BOT, ply__gte=reclaimed_at).exists()
     seat.refresh_from_db()
