@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import re
 from typing import Any
 from urllib.parse import urlencode
@@ -20,7 +19,6 @@ from django_htmx.middleware import HtmxDetails
 from accounts.models import User
 from engine import GAMES, get_game
 from engine.replay import make_log, state_at
-from games.clocks import TimeControl
 from games.errors import NotSeated, Refused
 from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm, SeatInviteForm
 from games.invitations import invitation_by_token, invitation_forget, invitation_remember, invitations_for
@@ -114,7 +112,7 @@ def create(request: AuthedRequest) -> HttpResponse:
                 created_by=request.user,
                 private=form.cleaned_data["private"],
                 seats=seats,
-                **_clock_argument(form.cleaned_data["clock"]),
+                time_control=form.cleaned_data["clock"],
             )
         except Refused as exc:
             form.add_error(None, str(exc))
@@ -122,13 +120,6 @@ def create(request: AuthedRequest) -> HttpResponse:
             return redirect(match)
     template = "games/create.html#options" if request.htmx and request.method == "GET" else "games/create.html"
     return render(request, template, {"form": form, "game": game})
-
-
-def _clock_argument(clock: TimeControl | None) -> dict[str, Any]:
-    """``time_control=`` for ``match_create`` once it takes one (the clocks change adds it); else nothing."""
-    if "time_control" in inspect.signature(match_create).parameters:
-        return {"time_control": clock}
-    return {}
 
 
 # Said for a link that matches no open invitation: a mistyped one as much as one used, withdrawn or expired.
