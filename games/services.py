@@ -402,7 +402,7 @@ def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
     """
     to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
     now, dirty, mails, deadlines = timezone.now(), [], [], []
-    match.seat_list = seats  # a turn mail names every seat (games.maillinks.short_view), without a query
+    match.seat_list = seats  # every seat with its player, for whoever reads this match next without a query
     for seat in seats:
         before = _seat_key(seat)
         mail = _seat_update(match, seat, to_act, moved, now)
@@ -577,30 +577,49 @@ def _enqueue(task: str, *args: Any, **options: Any) -> None:
 def _turn_mail(match: Match, seat: Seat, user: User) -> Mail:
     """The outbox row for a turn mail, not yet saved, held for the grace period (``games.notify``).
 
-    Rendered inside the move's transaction on every turn: three small templates, cached once loaded.
-    It names the turn (match, seat, version) so that the sender can drop it if the seat has moved by then.
+    It names the turn (match, seat, version) so that the sender can drop it if the seat has moved by
+    then. Only the subject (the match's title) is written here: the short view and the move links
+    are the costly part of a move's mail, and most held turn mails are never sent, so the text and
+    HTML are rendered by the sender, from the match as it is then (``turn_mail_render``).
     """
-    from games.maillinks import turn_mail_context  # it imports this module
     from games.notify import turn_mail_grace  # games.notify imports this module
 
-    title, url = f"{match.title} #{match.pk}", _absolute(match.get_absolute_url())
-    context = {"user": user, "name": mail_safe(user.name), "title": title, "url": url}
-    # The seat's own view in short and a signed link per move: the player may answer from the mail itself.
-    context |= turn_mail_context(match=match, seat=seat, seats=match.seat_list, absolute=_absolute)
-    subject, body, html = _render_mail("turn", context)
+    subject = render_to_string("games/mail/turn_subject.txt", {"title": f"{match.title} #{match.pk}"}).strip()
     # The key holds the version this move created, so it cannot clash: no savepoint needed.
     return Mail(
         recipient=user.email,
         user=user,
         subject=subject,
-        body=body,
-        html=html,
         dedupe_key=f"turn:{match.pk}:{seat.number}:{match.version}",
         send_after=turn_mail_due(turn_started=timezone.now(), grace=turn_mail_grace()),
         match=match,
         seat_number=seat.number,
         turn_version=match.version,
     )
+
+
+def turn_mail_render(*, mail: Mail) -> None:
+    """Write a turn mail's subject, text and HTML, from the match as it is now, for the seat's own view.
+
+    Called by the sender once the mail is cleared to go (the turn is still the seat's): the move links
+    are bound to the match's current version, which is the one the player can still answer. The text
+    is saved on the row, so the outbox keeps what was sent. Raises if the turn's match or seat is gone.
+    """
+    from games.maillinks import turn_mail_context  # it imports this module
+    from games.selectors import match_and_seats
+
+    found = match_and_seats(mail.match_id) if mail.match_id is not None else None
+    seat = next((s for s in found[1] if s.number == mail.seat_number), None) if found is not None else None
+    if found is None or seat is None or seat.user is None:
+        raise ValueError("The match or the seat of this turn mail no longer exists.")
+    match, seats = found
+    user = seat.user
+    title, url = f"{match.title} #{match.pk}", _absolute(match.get_absolute_url())
+    context = {"user": user, "name": mail_safe(user.name), "title": title, "url": url}
+    # The seat's own view in short and a signed link per move: the player may answer from the mail itself.
+    context |= turn_mail_context(match=match, seat=seat, seats=seats, absolute=_absolute)
+    mail.subject, mail.body, mail.html = _render_mail("turn", context)
+    Mail.objects.filter(pk=mail.pk).update(subject=mail.subject, body=mail.body, html=mail.html)
 
 
 # --- clocks: timeouts, absence, bots ---------------------------------------

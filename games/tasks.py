@@ -31,6 +31,7 @@ MAIL_SENDING_STALE_AFTER = timedelta(minutes=10)
 # What the mail server or the network may get over; anything else is wrong with the mail itself.
 MAIL_TRANSIENT_ERRORS = (smtplib.SMTPException, OSError)
 PUSHED_INSTEAD = "The player takes turn notices as browser notifications only: sent as a push instead."
+RENDER_FAILED = "The turn mail could not be written:"
 WORKER_LOST = "The worker sending this mail stopped before it finished."
 
 
@@ -153,12 +154,14 @@ def mail_send(self: Any, mail_id: int) -> bool:
     """Send one outbox mail exactly once: claim it with a conditional UPDATE, retry on SMTP errors.
 
     Every attempt ends the mail ``sent``, ``failed`` with the reason, or back to ``pending`` with the
-    reason and a retry on its way. Only a worker that dies mid-attempt leaves it ``sending``: the sweep
-    reclaims those. A held turn mail is not claimed before its ``send_after``, and once claimed it ends
-    ``cancelled`` with the reason if the player no longer needs it (``games.notify.turn_mail_unwanted``).
+    reason and a retry on its way; a turn mail whose text cannot be written ends ``failed``. Only a
+    worker that dies mid-attempt leaves it ``sending``: the sweep reclaims those. A held turn mail is
+    not claimed before its ``send_after``, and once claimed it ends ``cancelled`` with the reason if
+    the player no longer needs it (``games.notify.turn_mail_unwanted``).
     """
     from games.notify import turn_mail_unwanted
     from games.push import turn_notice
+    from games.services import turn_mail_render
 
     now = timezone.now()
     due = Q(send_after__isnull=True) | Q(send_after__lte=now)
@@ -176,6 +179,14 @@ def mail_send(self: Any, mail_id: int) -> bool:
     if not turn_notice(mail=mail):
         _mail_end(mail_id, Mail.Status.CANCELLED, PUSHED_INSTEAD)
         return False
+    # A turn mail's text is written when it goes, not in the move (the push needs only its subject).
+    if mail.turn_version is not None and not mail.body:
+        try:
+            turn_mail_render(mail=mail)
+        except Exception as exc:  # whatever broke will break again: recorded, never left sending
+            log.exception("Turn mail %s cannot be written", mail_id)
+            _mail_end(mail_id, Mail.Status.FAILED, f"{RENDER_FAILED} {type(exc).__name__}: {exc}")
+            return False
     try:
         _deliver(mail)
     except MAIL_TRANSIENT_ERRORS as exc:

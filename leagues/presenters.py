@@ -91,9 +91,12 @@ def standings_table(
     """One division's table: its rows sorted and cut to ``limit`` (None: all), and the chart of its leaders."""
     ordered = sort_rows(rows, sort)
     shown = ordered if limit is None else ordered[:limit]
+    # A player far down a big table still finds their own line, under the first rows.
+    mine = [row for row in ordered[len(shown) :] if row.user_id == reader_id]
     return {
         "division": division,
         "rows": display_rows(shown, keys=keys, player_url=player_url, reader_id=reader_id),
+        "mine": display_rows(mine, keys=keys, player_url=player_url, reader_id=reader_id),
         "chart": chart_for(rows, season),
         "hidden": len(rows) > len(shown),
         "shown": str(len(shown)),

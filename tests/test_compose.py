@@ -60,10 +60,11 @@ def test_it_migrates_once_before_web_and_worker_start() -> None:
 
 
 def test_it_names_only_manage_py_commands_that_exist() -> None:
-    for service in APP_SERVICES:
+    managed = [service for service in APP_SERVICES if "manage.py" in command(service)]
+    assert managed, "no service runs manage.py: the compose file is not the one this test was written for"
+    for service in managed:
         argv = command(service)
-        if "manage.py" in argv:
-            assert argv[argv.index("manage.py") + 1] in get_commands(), service
+        assert argv[argv.index("manage.py") + 1] in get_commands(), service
 
 
 def test_it_serves_the_wsgi_app_with_gunicorn() -> None:

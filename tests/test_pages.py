@@ -50,6 +50,13 @@ def assert_renders(client: Client, path: str) -> str:
     return body
 
 
+def test_the_page_checks_below_reach_full_pages(client: Client) -> None:
+    # The checks below apply to HTML pages only (others redirect or answer POST only); these two must be pages.
+    assert "<html" in assert_renders(client, "/accounts/login/"), "the login page is a page for anonymous visitors"
+    client.force_login(UserFactory())
+    assert "<html" in assert_renders(client, "/me/"), "the profile page is a page for players"
+
+
 @pytest.mark.parametrize("path", PATHS)
 def test_it_renders_every_page_for_anonymous_visitors(client: Client, path: str) -> None:
     body = assert_renders(client, path)

@@ -60,22 +60,28 @@ def hidden(state: dict[str, Any], seat: int | None) -> set[str]:
 class Checked:
     """The game module, with the digest's counts checked after every apply."""
 
+    def __init__(self) -> None:
+        self.reached: set[str] = set()  # which phase-specific checks ran
+
     def __getattr__(self, name: str) -> Any:
         return getattr(R, name)
 
     def apply(self, state: dict[str, Any], seat: int, action: dict[str, Any]) -> dict[str, Any]:
         new = R.apply(state, seat, action)
-        check_counts(new)
+        self.reached |= check_counts(new)
         return new
 
 
-def check_counts(state: dict[str, Any]) -> None:
-    n = state["players"]
+def check_counts(state: dict[str, Any]) -> set[str]:
+    """Check the counts; returns the names of the phase-specific checks that applied to this state."""
+    n, reached = state["players"], set()
     if state["phase"] == "take":
+        reached.add("take")
         # A cancelled seat can always re-bid with the printed sets: nobody is left without a bid.
         assert None not in state["final"]
         assert sorted(state["order"]) == list(range(n))
     if state["phase"] == "bid" and state["asked"] == list(range(n)) and not state["reveals"]:
+        reached.add("deal")
         held = [
             len(h) + (s is not None and R.is_playing(s)) for h, s in zip(state["hands"], state["sealed"], strict=True)
         ]
@@ -87,8 +93,10 @@ def check_counts(state: dict[str, Any]) -> None:
         side = state["side_bet"][seat]
         assert len(raps) + (side is not None and R.is_rapscallion(side)) <= 2
     if state["phase"] == "over":
+        reached.add("over")
         assert all(len(hand) == 8 for hand in state["hands"])
         assert max(state["scores"]) >= state["options"]["target"]
+    return reached
 
 
 PRINTED = {
@@ -113,8 +121,9 @@ LIGHT = [(2 + seed % 5, seed, options_for(seed)) for seed in range(30, 210)]
 
 @pytest.mark.parametrize(("players", "seed", "options"), FULL)
 def test_it_keeps_every_invariant_at_every_step(players: int, seed: int, options: dict[str, Any]) -> None:
+    checked = Checked()
     state, _ = random_playout(
-        Checked(),
+        checked,
         players,
         seed,
         options=options,
@@ -124,6 +133,7 @@ def test_it_keeps_every_invariant_at_every_step(players: int, seed: int, options
         check_every=1,
     )
     assert R.is_over(state)
+    assert checked.reached == {"take", "deal", "over"}, f"phase checks that never ran: {checked.reached}"
 
 
 @pytest.mark.parametrize(("players", "seed", "options"), LIGHT)

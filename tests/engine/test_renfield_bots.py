@@ -131,6 +131,7 @@ def test_it_bids_a_dollar_as_dealer_rather_than_pay_five() -> None:
 
 
 def test_it_ducks_once_it_has_a_bug() -> None:
+    checked = 0
     for state, seat in states(4, {}, seed=21, every=1):
         if state["phase"] == "play" and state["bugs"][seat] and state["trick"]:
             legal = game.legal_actions(state, seat)
@@ -140,6 +141,8 @@ def test_it_ducks_once_it_has_a_bug() -> None:
             if ducks:
                 action = policy.basic(seen, legal, random.Random(0))
                 assert action in ducks
+                checked += 1
+    assert checked, "the playout never reached a seat with a bug that could duck"
 
 
 def test_it_beats_random_play_clearly() -> None:

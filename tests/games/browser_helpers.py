@@ -86,18 +86,30 @@ def wait_for_turn_or_end(page: Page) -> bool:
 
 
 def play_one_move(page: Page) -> None:
-    """Click the first legal move and wait until htmx swapped in a table with a newer version (or the end)."""
+    """Click the first legal move and wait until htmx swapped in a table with a newer version, or one waiting
+    for another player (no move form), or the end."""
     before = page_version(page)
     page.locator(MOVE_BUTTON).first.click(timeout=STEP_TIMEOUT_MS)
     page.wait_for_function(
         """([selector, over, before]) => {
             if (document.querySelector(over)) return true;
             const field = document.querySelector(selector);
-            return field !== null && field.value !== before;
+            return field === null || field.value !== before;
         }""",
         arg=[VERSION_INPUT, OVER, before],
         timeout=STEP_TIMEOUT_MS,
     )
+
+
+def choose_game(page: Page, game: str) -> None:
+    """Pick the game on the new-match form and wait until htmx swapped in its options.
+
+    Choosing fires the swap even when the game was already selected, so the old options are marked first: a
+    field filled before the swap lands would be replaced by a fresh one.
+    """
+    page.evaluate("() => { document.getElementById('game-options').dataset.stale = 'yes'; }")
+    page.locator("form.create-form select[name=game]").select_option(game)
+    page.locator(f'#game-options[data-game="{game}"]:not([data-stale])').wait_for(timeout=STEP_TIMEOUT_MS)
 
 
 def refused_move(page: Page) -> str | None:

@@ -58,7 +58,8 @@ def _pages(client, match: Match) -> list[str]:  # noqa: ANN001
     return [table.content.decode(), poll.content.decode(), log.content.decode(), export.content.decode()]
 
 
-def _check_reader(match: Match, client, seat: int | None) -> None:  # noqa: ANN001
+def _check_reader(match: Match, client, seat: int | None) -> bool:  # noqa: ANN001
+    """Check the reader's pages; True when the reader held cards, so the scan was shown to find them."""
     game = match.engine
     universe = _card_codes(match.game, match.state)
     view = game.view(match.state, seat)
@@ -68,9 +69,11 @@ def _check_reader(match: Match, client, seat: int | None) -> None:  # noqa: ANN0
     for html in _pages(client, match):
         leaked = _found(universe - allowed, html)
         assert not leaked, f"{match.game}: seat {seat} may not see {sorted(leaked)}"
-    if seat is not None and view.get("hand"):
-        table = _pages(client, match)[0]
-        assert _found(set(view["hand"]), table) == set(view["hand"]), "the scan must find the reader's own cards"
+    if seat is None or not view.get("hand"):
+        return False
+    table = _pages(client, match)[0]
+    assert _found(set(view["hand"]), table) == set(view["hand"]), "the scan must find the reader's own cards"
+    return True
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -81,12 +84,15 @@ def test_no_page_shows_a_card_its_reader_may_not_see(game: str, seed: int) -> No
     match = make_match(game, players=players)
     seats = list(match.seats.select_related("user"))
     clients = [(login(s.user), s.number) for s in seats] + [(login(UserFactory()), None)]
+    hands_found = 0
     for checkpoint in range(4):
         play_engine_moves(match, 7 * checkpoint + seed, seed=seed * 100 + checkpoint)
         if match.is_over:
             break
         for client, number in clients:
-            _check_reader(match, client, number)
+            hands_found += _check_reader(match, client, number)
+    # Without this, a scan that finds no card at all would pass every leak check above.
+    assert hands_found, "no reader held cards at a checkpoint: the scan was never shown to find a card"
 
 
 def test_no_mail_shows_a_card_its_reader_may_not_see() -> None:

@@ -60,6 +60,20 @@ def test_it_creates_a_match_against_bots_from_the_default_form(game: str) -> Non
     assert list(match.seats.exclude(number=0).values_list("bot_level", flat=True)) == ["random"] * (players - 1)
 
 
+# (game, option) pairs, each case with its own expectation rather than a check skipped for games without one.
+BOUNDED_INT_OPTIONS = [
+    (game, e["name"], e["max"])
+    for game in GAMES
+    for e in get_game(game).OPTIONS
+    if e["type"] == "int" and e.get("max") is not None
+]
+JSON_OPTIONS = [(game, e["name"]) for game in GAMES for e in get_game(game).OPTIONS if e["type"] == "json"]
+
+
+def test_some_game_has_each_kind_of_option_the_form_checks() -> None:
+    assert BOUNDED_INT_OPTIONS and JSON_OPTIONS, "the option checks below would be empty"
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_engine_validates_the_options_and_the_form_shows_why(game: str) -> None:
     module = get_game(game)
@@ -67,18 +81,24 @@ def test_the_engine_validates_the_options_and_the_form_shows_why(game: str) -> N
     data = _defaults(game, module.MAX_PLAYERS + 1)
     page = client.post(reverse("games-create") + f"?game={game}", data)
     assert page.status_code == 200 and page.context["form"].errors
-    entry = next((e for e in module.OPTIONS if e["type"] == "int" and e.get("max") is not None), None)
-    if entry is not None:
-        data = _defaults(game, module.MIN_PLAYERS)
-        data[f"opt_{entry['name']}"] = entry["max"] + 1
-        page = client.post(reverse("games-create") + f"?game={game}", data)
-        assert page.context["form"].errors
-    json_entry = next((e for e in module.OPTIONS if e["type"] == "json"), None)
-    if json_entry is not None:
-        data = _defaults(game, module.MIN_PLAYERS)
-        data[f"opt_{json_entry['name']}"] = "{not json"
-        page = client.post(reverse("games-create") + f"?game={game}", data)
-        assert "not valid JSON" in str(page.context["form"].errors)
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(("game", "name", "maximum"), BOUNDED_INT_OPTIONS)
+def test_the_form_refuses_an_option_above_its_maximum(game: str, name: str, maximum: int) -> None:
+    data = _defaults(game, get_game(game).MIN_PLAYERS)
+    data[f"opt_{name}"] = maximum + 1
+    page = login(UserFactory()).post(reverse("games-create") + f"?game={game}", data)
+    assert page.status_code == 200 and page.context["form"].errors
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(("game", "name"), JSON_OPTIONS)
+def test_the_form_refuses_an_option_that_is_not_json(game: str, name: str) -> None:
+    data = _defaults(game, get_game(game).MIN_PLAYERS)
+    data[f"opt_{name}"] = "{not json"
+    page = login(UserFactory()).post(reverse("games-create") + f"?game={game}", data)
+    assert "not valid JSON" in str(page.context["form"].errors)
     assert not Match.objects.exists()
 
 

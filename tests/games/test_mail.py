@@ -16,6 +16,7 @@ from django.utils.html import escape
 
 from accounts.models import User
 from games import tasks
+from games.maillinks import link_read
 from games.models import Mail, Match, Seat
 from games.services import move_submit
 from tests.games.factories import UserFactory, game_names, make_match
@@ -158,6 +159,11 @@ def test_it_sends_the_daily_digest_once_a_day(eager, django_capture_on_commit_ca
     assert all("waiting for you" in m.subject for m in django_mail.outbox)
 
 
+def _due(mail: Mail) -> None:
+    """Cut the turn mail's grace period short, so that the sender takes it now."""
+    Mail.objects.filter(pk=mail.pk).update(send_after=timezone.now())
+
+
 def test_the_turn_mail_comes_from_its_templates_with_the_same_words() -> None:
     rendered: list[str] = []
 
@@ -170,9 +176,14 @@ def test_the_turn_mail_comes_from_its_templates_with_the_same_words() -> None:
     template_rendered.connect(seen)
     try:
         match = make_match(GAME, users=players)
+        mail = Mail.objects.get(dedupe_key__startswith=f"turn:{match.pk}:")
+        # The move writes the row and its subject only: the text and HTML are written when the mail goes.
+        assert rendered == ["games/mail/turn_subject.txt"] and mail.body == mail.html == ""
+        _due(mail)
+        assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     finally:
         template_rendered.disconnect(seen)
-    mail = Mail.objects.get(dedupe_key__startswith=f"turn:{match.pk}:")
+    mail.refresh_from_db()
     user = mail.user
     assert {"games/mail/turn_subject.txt", "games/mail/turn.txt", "games/mail/turn.html"} <= set(rendered)
     title, url = f"{match.title} #{match.pk}", settings.SITE_URL.rstrip("/") + match.get_absolute_url()
@@ -188,6 +199,38 @@ def test_the_turn_mail_comes_from_its_templates_with_the_same_words() -> None:
     assert f"<p>Hello {escape(user.name)},</p>" in mail.html and f"<strong>{escape(title)}</strong>" in mail.html
     assert f'<a href="{url}">' in mail.html and "go to the table</a>" in mail.html.lower()
     assert "We will not write again about this match until you have played." in mail.html
+    # What went is what the outbox keeps.
+    (sent,) = django_mail.outbox
+    assert (sent.subject, sent.body, sent.alternatives[0][0]) == (mail.subject, mail.body, mail.html)
+
+
+def test_a_turn_mail_is_written_from_the_match_as_it_is_when_it_goes() -> None:
+    """The view and the links are those of the turn still awaiting the player when the mail goes."""
+    match = make_match(GAME, users=_players())
+    mail = Mail.objects.get(dedupe_key__startswith=f"turn:{match.pk}:")
+    # The table moves on without the seat having to answer (another seat's timeout, say): a newer version.
+    Match.objects.filter(pk=match.pk).update(version=match.version + 7)
+    _due(mail)
+    assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    mail.refresh_from_db()
+    tokens = [
+        line.strip().rsplit("/mail/move/", 1)[1].strip("/") for line in mail.body.splitlines() if "/mail/move/" in line
+    ]
+    assert tokens
+    assert {link_read(token).version for token in tokens} == {match.version + 7}
+
+
+def test_a_turn_mail_that_cannot_be_written_ends_failed_with_the_reason() -> None:
+    match = make_match(GAME, users=_players())
+    mail = Mail.objects.get(dedupe_key__startswith=f"turn:{match.pk}:")
+    _due(mail)
+    with mock.patch("games.maillinks.short_view", side_effect=KeyError("hand")):
+        assert tasks.mail_send.apply(args=[mail.pk]).get() is False
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.FAILED and mail.attempts == 1
+    assert mail.last_error == f"{tasks.RENDER_FAILED} KeyError: 'hand'"
+    assert django_mail.outbox == [] and mail.body == ""
+    assert tasks.mail_sweep() == 0  # a failed mail stays failed
 
 
 def _stale(mail: Mail, age: timedelta) -> None:

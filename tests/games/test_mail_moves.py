@@ -12,8 +12,10 @@ import pytest
 from django.core import signing
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
+from games import tasks
 from games.maillinks import MAX_LINKS, SALT, link_read, link_token, move_choices
 from games.models import Mail, Match, Move
 from games.presenters import presenter_for
@@ -30,10 +32,25 @@ def _players(game: str, count: int | None = None) -> list[User]:
     return [UserFactory(auto_forced_moves=False) for _ in range(players)]
 
 
-def _turn_mail(match: Match) -> Mail | None:
-    """The turn mail of the newest turn: the outbox row for the seat to act at the match's version."""
+def _sent(mail: Mail) -> Mail:
+    """The turn mail as sent, its grace period cut short: its text is written when it goes (games.tasks.mail_send)."""
+    Mail.objects.filter(pk=mail.pk).update(send_after=timezone.now())
+    tasks.mail_send.apply(args=[mail.pk])
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.SENT, mail.last_error
+    return mail
+
+
+def _turn_mails(match: Match) -> list[Mail]:
+    """The turn mails of the newest turn, sent: the outbox rows for the seats to act at the match's version."""
     match.refresh_from_db()
-    return Mail.objects.filter(dedupe_key__startswith=f"turn:{match.pk}:", turn_version=match.version).first()
+    mails = Mail.objects.filter(dedupe_key__startswith=f"turn:{match.pk}:", turn_version=match.version)
+    return [_sent(mail) for mail in mails.order_by("seat_number")]
+
+
+def _turn_mail(match: Match) -> Mail | None:
+    """The turn mail of the newest turn, sent: the outbox row for the seat to act at the match's version."""
+    return next(iter(_turn_mails(match)), None)
 
 
 def _links(mail: Mail) -> dict[str, str]:
@@ -136,8 +153,7 @@ def test_a_sealed_bid_link_still_works_after_another_seat_bid() -> None:
     """Rapscallion's simultaneous steps: the table accepts a bid made on the version shown, so does the link."""
     match = make_match("rapscallion", users=_players("rapscallion"))
     assert len(match.engine.to_act(match.state)) == 2
-    mails = list(Mail.objects.filter(dedupe_key__startswith=f"turn:{match.pk}:", turn_version=match.version))
-    first, second = sorted(mails, key=lambda m: m.seat_number)
+    first, second = _turn_mails(match)
     url = next(iter(_links(second).values()))
     seat0 = match.seats.get(number=first.seat_number)
     move_submit(
@@ -302,7 +318,7 @@ def test_no_turn_mail_shows_a_card_its_reader_may_not_see(game: str) -> None:
         match = make_match(game, users=_players(game))
         seen_hand = False
         for step in range(30):
-            for mail in Mail.objects.filter(dedupe_key__startswith=f"turn:{match.pk}:", turn_version=match.version):
+            for mail in _turn_mails(match):
                 seat = mail.seat_number
                 view = match.engine.view(match.state, seat)
                 universe = _card_codes(game, match.state)

@@ -332,18 +332,22 @@ def test_rapscallion_centre_shows_the_face_down_card_as_a_back() -> None:
     page = _page(login(UserFactory()), match)
     centre = page[page.find('class="centre"') : page.find("</section>", page.find('class="centre"'))]
     assert '<span class="card back"' in centre and 'data-card="hidden"' not in page
-    for code in match.engine.view(match.state, None)["centre"]:
-        if code != "hidden":
-            assert f'data-card="{code}"' in centre
+    face_up = [code for code in match.engine.view(match.state, None)["centre"] if code != "hidden"]
+    assert face_up, "the test needs face-up cards beside the face-down one"
+    for code in face_up:
+        assert f'data-card="{code}"' in centre
 
 
 def test_rapscallion_bids_after_the_reveal_are_shown() -> None:
     match = _advance(make_match("rapscallion"), lambda m: bool(m.engine.view(m.state, None)["reveals"]))
     text = _text(_page(login(UserFactory()), match))
     names = _names(match)
-    for number, code in enumerate(match.engine.view(match.state, None)["reveals"][0]):
-        if code:
-            assert f"{names[number]} {presenter_for('rapscallion').short_text(code)}" in text
+    revealed = [
+        (number, code) for number, code in enumerate(match.engine.view(match.state, None)["reveals"][0]) if code
+    ]
+    assert revealed, "the test needs a reveal with a bid shown"
+    for number, code in revealed:
+        assert f"{names[number]} {presenter_for('rapscallion').short_text(code)}" in text
 
 
 # --- the page shell -----------------------------------------------------------------

@@ -178,15 +178,17 @@ def test_chat_is_open_to_the_table_and_refuses_empty_messages() -> None:
 def test_the_dashboard_lists_awaiting_matches_first_and_next_jumps_to_them() -> None:
     user = UserFactory(auto_forced_moves=False)
     mine = [make_match(GAMES[0], users=[user], bots=Match(game=GAMES[0]).engine.MIN_PLAYERS - 1) for _ in range(3)]
-    for match in mine:
-        play_engine_moves(match, 0)
+    for match in (mine[2], mine[0]):  # awaited in the other order than created
+        play_until_turn(match, 0)
     awaiting = [m for m in mine if m.seats.get(number=0).awaiting]
+    assert [m.pk for m in awaiting] == [mine[0].pk, mine[2].pk], "the test needs two of the three matches awaiting"
     client = login(user)
     page = client.get(reverse("games-dashboard"))
     assert [m.pk for m in page.context["awaiting"]] == [m.pk for m in sorted(awaiting, key=lambda m: m.updated_at)]
-    assert awaiting, "the test needs matches awaiting the player"
     target = client.get(reverse("games-next"))
     assert target["Location"] == page.context["awaiting"][0].get_absolute_url()
+    # Nothing awaiting: "next" goes back to the dashboard.
+    assert login(UserFactory()).get(reverse("games-next"))["Location"] == reverse("games-dashboard")
 
 
 def test_next_match_goes_round_the_awaiting_matches() -> None:

@@ -243,3 +243,18 @@ def test_a_long_seasons_chart_draws_the_lines_with_a_dot_for_the_last_round_only
     polyline = re.search(r'<polyline points="([^"]+)"', svg).group(1)  # type: ignore[union-attr]
     assert len(polyline.split()) == 1 + CHART_DOTS + 1
     assert f"round {CHART_DOTS + 1}:" in svg
+
+
+def test_a_player_below_the_first_rows_finds_their_own_line_under_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("leagues.views.PAGE_ROWS", 3)
+    season = a_season(players=8)
+    rows = standings_for(season=season)
+    last = season.entrants.get(pk=rows[-1].entrant_id).user
+    client = Client()
+    client.force_login(last)
+    html = client.get(url(season)).content.decode()
+    names = re.findall(r'<th scope="row"><a [^>]*>([^<]+)</a>', html)
+    assert names == [row.name for row in rows[:3]] + [last.name]
+    assert '<tr class="gap">' in html
+    assert re.findall(r'<tr class="me">.*?</tr>', html, flags=re.S)[0].count(f">{last.name}<") == 1
+    assert names_in_order(Client().get(url(season)).content.decode()) == [row.name for row in rows[:3]]
