@@ -129,10 +129,10 @@ def play_to_the_end(page: Page) -> int:
     raise AssertionError(f"The match did not end within {MAX_TURNS} moves of the human player.")
 
 
-def table_screenshot(page: Page, path: Path) -> int:
-    """The page from the top, at most MAX_SCREENS viewports tall; returns the PNG's size in bytes."""
+def table_screenshot(page: Page, path: Path, screens: int = MAX_SCREENS) -> int:
+    """The page from the top, at most ``screens`` viewports tall; returns the PNG's size in bytes."""
     viewport = page.viewport_size or {"width": 1280, "height": 900}
-    height = min(page.evaluate("document.documentElement.scrollHeight"), MAX_SCREENS * viewport["height"])
+    height = min(page.evaluate("document.documentElement.scrollHeight"), screens * viewport["height"])
     page.screenshot(path=str(path), full_page=True, clip={"x": 0, "y": 0, "width": viewport["width"], "height": height})
     return path.stat().st_size
 

@@ -27,6 +27,7 @@ from tests.games.browser_helpers import (
     PHONE,
     SCREENSHOT_MAX_BYTES,
     STEP_TIMEOUT_MS,
+    choose_game,
     confirmation_link,
     launch,
     play_one_move,
@@ -105,8 +106,7 @@ def _create_karnoffel_against_bots(page: playwright_sync.Page, site: str) -> int
     page.goto(f"{site}/new/")
     form = page.locator("form.create-form")
     # Choosing the game swaps in its options (htmx); Karnoffel's four seats are fixed.
-    form.locator("select[name=game]").select_option("karnoffel")
-    page.locator('#game-options[data-game="karnoffel"]').wait_for()
+    choose_game(page, "karnoffel")
     form.locator("input[name=opt_target]").fill("1")
     for number in (1, 2, 3):
         form.locator(f"select[name=seat_{number}_kind]").select_option("bot")

@@ -18,7 +18,7 @@ import pytest
 from django.test import Client
 
 from games.models import Mail, Match, Move
-from games.services import move_submit
+from games.services import SeatSpec, match_create, move_submit
 from tests.games.browser_helpers import (
     CHROMIUM,
     DESKTOP,
@@ -54,6 +54,8 @@ NEWCOMER = "nell.newcomer@example.com"
 # as if from their own browser, so the walk reaches the invitee's turn whoever leads.
 INVITED_SEAT = 1
 MAX_OTHER_MOVES = 40
+MAX_OWN_MOVES = 500
+CLOCK = "fischer-24-4-72"
 
 
 @pytest.fixture
@@ -79,10 +81,12 @@ def _create_with_an_invitation(page: playwright_sync.Page, site: str, shots: Pat
     page.goto(f"{site}/new/")
     form = page.locator("form.create-form")
     choose_game(page, "karnoffel")
+    form.locator("select[name=time_control]").select_option(CLOCK)
     form.locator("select[name=seat_1_kind]").select_option("email")
     email = form.locator("input[name=seat_1_email]")
     email.wait_for(state="visible")  # the row shows the address field once "Invite by email" is chosen
     email.fill(NEWCOMER)
+    email.blur()  # the picture shows the address from its start, without the focus ring
     for number in (2, 3):
         form.locator(f"select[name=seat_{number}_kind]").select_option("bot")
     assert form.locator("select[name=seat_1_level]").is_hidden(), "an invited seat must not show a bot level"
@@ -127,6 +131,7 @@ def test_a_brand_new_player_goes_from_the_invitation_mail_to_the_first_move(brow
     match = _create_with_an_invitation(creator_page, site, screenshot_dir(tmp_path))
     creating.close()
     assert match.status == Match.Status.WAITING and match.created_by == creator
+    assert match.time_control is not None, "the clock chosen on the form is lost"
     seats = list(match.seats.order_by("number"))
     assert [s.is_bot for s in seats] == [False, False, True, True]
     assert seats[INVITED_SEAT].invite_email == NEWCOMER and seats[INVITED_SEAT].user is None
@@ -173,8 +178,45 @@ def test_a_brand_new_player_goes_from_the_invitation_mail_to_the_first_move(brow
     assert refused_move(page) is None, f"the app refused the invitee's first move: {refused_move(page)}"
 
     moves = Move.objects.filter(match=match, seat=INVITED_SEAT, kind=Move.Kind.PLAYER)
+    assert page.locator("section.clocks").count() == 1, "a match on a clock shows the clocks"
     assert moves.count() == 1, f"expected the invitee's one move, found {list(moves.values('ply', 'text'))}"
     move = moves.get()
     line = page.locator(f"#log-lines > li[data-key='{move.ply + 1}']")
     assert "Nell" in line.inner_text() and move.text in line.inner_text(), (card, line.inner_text())
     context.close()
+
+
+# --- a finished table with clocks, for the README -----------------------------------------------------
+
+
+def test_a_finished_table_with_clocks_shows_the_result(browser, site: str, tmp_path) -> None:  # noqa: ANN001
+    """Rapscallion to the end: the result table and the showdown, pictured for the README."""
+    player = UserFactory(display_name="You")
+    seats = [SeatSpec(user=player), SeatSpec(bot="basic"), SeatSpec(bot="basic")]
+    match = match_create(
+        game="rapscallion",
+        players=3,
+        options=None,
+        created_by=player,
+        seats=seats,
+    )
+    for _ in range(MAX_OWN_MOVES):
+        match.refresh_from_db()
+        if match.status != Match.Status.ACTIVE:
+            break
+        action = match.engine.legal_actions(match.state, 0)[0]
+        move_submit(match=match, user=player, seat=0, action=action, version=match.version)
+    assert match.status == Match.Status.FINISHED, f"the match did not end within {MAX_OWN_MOVES} moves"
+    signed_in = Client()
+    signed_in.force_login(player)
+    context = browser.new_context(viewport=DESKTOP)
+    sign_in_as(context, site, signed_in.cookies["sessionid"].value)
+    page = context.new_page()
+    page.goto(f"{site}{match.get_absolute_url()}")
+    panel = page.locator("#turn-panel").inner_text()
+    assert "The match is over." in panel and "Final standings" in panel, panel
+    assert page.locator("table.result-table").count() == 1, "the result is not a table"
+    assert page.locator("#turn-panel form.actions").count() == 0, "a finished match must offer no moves"
+    size = table_screenshot(page, screenshot_dir(tmp_path) / "rapscallion-finished-desktop.png", screens=1)
+    context.close()
+    assert 0 < size < SCREENSHOT_MAX_BYTES, f"rapscallion-finished-desktop.png is {size} bytes, over the 300 KB budget"
