@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
+from games import tasks
 from games.models import Mail, Match
 from games.presenters import presenter_for
 from tests.games.conftest import login
@@ -104,7 +106,13 @@ def test_no_mail_shows_a_card_its_reader_may_not_see() -> None:
     universe = _card_codes(game, match.state)
     current = Mail.objects.filter(dedupe_key__startswith="turn:", turn_version=match.version)
     assert current.exists()
+    # A turn mail's text is written when it goes (games.tasks.mail_send): send these now, then scan them.
+    current.update(send_after=timezone.now())
     for mail in current:
+        assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    current = current.all()
+    for mail in current:
+        assert mail.body
         seat = mail.seat_number
         allowed = _card_codes(game, match.engine.view(match.state, seat))
         allowed |= _card_codes(game, match.engine.legal_actions(match.state, seat))
