@@ -66,8 +66,11 @@ run: demo
 	PATH="$(CURDIR)/$(VENV)/bin:$$PATH" HOST=$(HOST) WEB_PORT=$(PORT) SITE_URL='$(SITE_URL)' $(VENV)/bin/honcho -f Procfile.dev start
 
 # The guards first: a lint or type finding fails the run before the suite starts.
+# The fault tests (tests/faults) start real workers, kill them and empty Redis: they run after the rest,
+# one at a time, so that nothing else shares their broker or their two cores.
 test: lint
-	$(VENV)/bin/pytest $(PYTEST_ARGS)
+	$(VENV)/bin/pytest $(PYTEST_ARGS) --ignore=tests/faults
+	$(VENV)/bin/pytest -n 0 -q tests/faults
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -89,6 +89,8 @@ class Stack:
             "REDIS_URL": f"redis://127.0.0.1:6379/{self.redis_db}",
             "PARLOUR_VAR_DIR": str(self.tmp / "var"),
             "LOG_LEVEL": "WARNING",
+            # Bots answer at once: the pause that lets a person watch bot moves land only slows a measurement.
+            "BOT_MOVE_DELAY_SECONDS": "0",
         }
         return env
 

@@ -21,6 +21,7 @@ from games.services import SeatSpec, match_create
 from tests.accounts.factories import UserFactory
 from tests.faults import running, wait_until
 
+# `make test` runs these one at a time after the rest: they share a Redis database, and one of them empties it.
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(120)]
 
 
