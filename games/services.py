@@ -277,7 +277,12 @@ def _commit_mode() -> None:
     of the database server may lose the moves of its last fraction of a second. Off by default:
     a player's acknowledged move should survive anything.
     """
-    if connection.vendor == "postgresql" and not getattr(settings, "GAMES_MOVE_SYNCHRONOUS_COMMIT", True):
+    _synchronous_commit(getattr(settings, "GAMES_MOVE_SYNCHRONOUS_COMMIT", True))
+
+
+def _synchronous_commit(on: bool) -> None:
+    """Whether this transaction's commit waits for its WAL record to reach the disk (PostgreSQL only)."""
+    if connection.vendor == "postgresql" and not on:
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
 
@@ -684,9 +689,7 @@ def _timeouts_commit_mode() -> None:
     leaves its deadline in the database, and the sweep plays it again. The flush is the largest cost
     of a timeout, and a backlog of them (a broker outage, a busy machine) is worked through faster.
     """
-    if connection.vendor == "postgresql" and not getattr(settings, "GAMES_TIMEOUT_SYNCHRONOUS_COMMIT", False):
-        with connection.cursor() as cursor:
-            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+    _synchronous_commit(getattr(settings, "GAMES_TIMEOUT_SYNCHRONOUS_COMMIT", False))
 
 
 def _timeout_due(match: Match, seat: Seat, deadline: datetime | None, now: datetime) -> bool:
