@@ -219,10 +219,18 @@ else:
 
 # Burst limits per player (games/ratelimit.py): at most COUNT posts of a kind in any fixed window of SECONDS.
 # A player moving once a second stays far below the move limit; a script does not.
+# PARLOUR_RATE_LIMIT_SCALE multiplies every COUNT (rounded down, at least 1): 100 for a load test, 0 for no limits.
+RATE_LIMIT_SCALE = float(os.environ.get("PARLOUR_RATE_LIMIT_SCALE", "1"))
+if not 0 <= RATE_LIMIT_SCALE < float("inf"):  # also refuses nan
+    raise RuntimeError("PARLOUR_RATE_LIMIT_SCALE is a number, 0 or more (0 turns the burst limits off).")
 PARLOUR_RATE_LIMITS: dict[str, list[tuple[int, int]]] = {
-    "move": [(30, 10), (600, 600)],
-    "chat": [(10, 30), (60, 600)],
-    "match-create": [(5, 60), (30, 3600)],
+    kind: [(max(1, int(count * RATE_LIMIT_SCALE)), seconds) for count, seconds in windows]
+    for kind, windows in {
+        "move": [(30, 10), (600, 600)],
+        "chat": [(10, 30), (60, 600)],
+        "match-create": [(5, 60), (30, 3600)],
+    }.items()
+    if RATE_LIMIT_SCALE > 0
 }
 
 # Content-Security-Policy (Django's own middleware): scripts and styles from our origin only, no inline

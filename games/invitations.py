@@ -12,6 +12,7 @@ import re
 
 from allauth.account.models import EmailAddress
 from django.db.models import Q, QuerySet
+from django.db.models.functions import Lower
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -44,11 +45,14 @@ def invitation_by_token(token: str) -> Seat | None:
 
 
 def invitations_for(*, user: User) -> list[Seat]:
-    """Every open invitation to one of the player's verified addresses (or linked to their account), newest first."""
-    emails = [e.lower() for e in EmailAddress.objects.filter(user=user, verified=True).values_list("email", flat=True)]
+    """Every open invitation to one of the player's verified addresses (or linked to their account), newest first.
+
+    One query: the addresses are a subquery. Invitations are stored lower-cased (``match_create``).
+    """
+    verified = EmailAddress.objects.filter(user=user, verified=True).values(address=Lower("email"))
     return list(
         open_invitations()
-        .filter(Q(invite_email__in=emails) | Q(user=user))
+        .filter(Q(invite_email__in=verified) | Q(user=user))
         .order_by("-match__created_at", "number")[:50]
     )
 

@@ -24,6 +24,7 @@ from django.urls import reverse
 
 from engine.cards import action_in
 from games.errors import Refused
+from games.forms import TooDeep, json_loads_shallow
 from games.models import Match, Move, Seat
 from games.presenters import log_line, presenter_for
 
@@ -76,7 +77,10 @@ def link_read(token: str) -> MoveLink:
     numbers = [n for n in ids if type(n) is int and n >= 0]
     if len(numbers) != 4 or not isinstance(data.get("a"), str):
         raise Refused(LINK_INVALID)
-    action = json.loads(data["a"])
+    try:
+        action = json_loads_shallow(data["a"])
+    except (ValueError, TooDeep):  # not JSON, or nested deeper than any move
+        raise Refused(LINK_INVALID) from None
     if not isinstance(action, dict):
         raise Refused(LINK_INVALID)
     return MoveLink(match_id=numbers[0], seat=numbers[1], user_id=numbers[2], version=numbers[3], action=action)

@@ -8,15 +8,12 @@ from operator import attrgetter
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef, Prefetch, QuerySet
+from django.db.models import Exists, FilteredRelation, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, Seat
-
-# The dashboard lists matches; the snapshots and logs stay in the database.
-HEAVY_FIELDS = ("state", "recent_moves", "recent_chat", "outcome", "options")
 
 
 def matches_awaiting(*, user: User) -> QuerySet[Match]:
@@ -34,39 +31,100 @@ def awaiting_count(*, user: User) -> int:
     return Seat.objects.filter(user=user, awaiting=True).count()
 
 
+DASHBOARD_MATCHES = 100  # the player's newest matches the dashboard reads
+DASHBOARD_WATCH = 10
+# What a dashboard row shows: the match without its snapshot and logs (the outcome stays: a finished
+# row shows the result), every seat, and of each player only what makes the name.
+_ROW_MATCH_FIELDS = tuple(
+    f"match__{f.name}"
+    for f in Match._meta.concrete_fields
+    if f.name not in ("state", "recent_moves", "recent_chat", "options")
+)
+_ROW_FIELDS = (
+    *(f.name for f in Seat._meta.concrete_fields),
+    *_ROW_MATCH_FIELDS,
+    *("user__id", "user__email", "user__display_name"),
+)
+
+
 def dashboard_for(*, user: User) -> dict[str, Any]:
-    """The player's matches, those awaiting them first; then invitations, open matches to watch."""
-    mine = Seat.objects.filter(user=user).order_by("-match__updated_at")[:100]
-    seats_prefetch = Prefetch("seats", queryset=Seat.objects.select_related("user"))
-    matches = {s.match_id: s for s in mine}
-    rows = list(
-        Match.objects.filter(pk__in=matches)
-        .defer(*HEAVY_FIELDS)
-        .prefetch_related(seats_prefetch)
-        .order_by("-updated_at")
-    )
+    """The player's matches, those awaiting them first, then the open matches to watch: two queries.
+
+    ``complete`` says whether every match of the player was read (fewer than ``DASHBOARD_MATCHES``),
+    so that a count taken from these rows is the player's whole count.
+    """
+    newest = Seat.objects.filter(user=user).order_by("-match__updated_at").values("match_id")[:DASHBOARD_MATCHES]
+    rows = _matches_with_seats(newest)
     for match in rows:
-        match.my_seat = matches[match.pk]
-        match.my_seat.match = match
+        match.my_seat = next(s for s in match.seat_list if s.user_id == user.pk)
     awaiting = [m for m in rows if m.status == Match.Status.ACTIVE and m.my_seat.awaiting]
-    awaiting.sort(key=lambda m: m.updated_at)
+    awaiting.sort(key=attrgetter("updated_at"))
+    watched = (
+        Match.objects.filter(status=Match.Status.ACTIVE, private=False)
+        .exclude(Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)))
+        .order_by("-updated_at")
+        .values("pk")[:DASHBOARD_WATCH]
+    )
     return {
-        "invitations": [m.my_seat for m in rows if not m.my_seat.joined and m.status == Match.Status.WAITING],
         "awaiting": awaiting,
         "active": [m for m in rows if m.status == Match.Status.ACTIVE and not m.my_seat.awaiting],
         "waiting": [m for m in rows if m.status == Match.Status.WAITING and m.my_seat.joined],
         "finished": [m for m in rows if m.is_over][:20],
-        "watch": list(
-            Match.objects.filter(status=Match.Status.ACTIVE, private=False)
-            .defer(*HEAVY_FIELDS)
-            .exclude(Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)))
-            .prefetch_related(seats_prefetch)
-            .order_by("-updated_at")[:10]
-        ),
+        "watch": _matches_with_seats(watched),
+        "complete": len(rows) < DASHBOARD_MATCHES,
     }
 
 
+def _matches_with_seats(match_ids: QuerySet[Any]) -> list[Match]:
+    """The matches whose ids the subquery selects, newest first, each with ``seat_list``: one query.
+
+    Every seat row carries its match and player; the first row of a match gives the match object that
+    all its seats share.
+    """
+    seats = Seat.objects.filter(match__in=match_ids).select_related("match", "user").only(*_ROW_FIELDS)
+    matches: dict[int, Match] = {}
+    for seat in seats.order_by():
+        if seat.match_id not in matches:
+            matches[seat.match_id] = seat.match
+            seat.match.seat_list = []
+        match = seat.match = matches[seat.match_id]
+        match.seat_list.append(seat)
+    for match in matches.values():
+        match.seat_list.sort(key=attrgetter("number"))
+    return sorted(matches.values(), key=attrgetter("updated_at", "pk"), reverse=True)
+
+
 # --- access ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PollMarks:
+    """What a poll compares with the page it came from, and the viewer's seat for ``notify.seat_seen``."""
+
+    version: int
+    chat_mark: int
+    is_over: bool
+    seat: Seat | None
+
+
+def poll_marks(*, match_id: int, user: User) -> PollMarks:
+    """The match's version and chat mark and the viewer's seat, from one narrow row: most polls end here.
+
+    404 for no such match, or a private one the viewer has no seat at (as ``match_for_viewer``).
+    """
+    mine = FilteredRelation("seats", condition=Q(seats__user_id=user.pk, seats__joined=True))
+    row = (
+        Match.objects.filter(pk=match_id)
+        .annotate(mine=mine)
+        .values_list("version", "recent_chat", "status", "private", "mine__id", "mine__last_seen")
+        .first()
+    )
+    if row is None or (row[3] and row[4] is None):
+        raise Http404("No such match.")
+    version, chat, status, _private, seat_id, last_seen = row
+    seat = None if seat_id is None else Seat(pk=seat_id, match_id=match_id, user_id=user.pk, last_seen=last_seen)
+    over = status in (Match.Status.FINISHED, Match.Status.ABANDONED)
+    return PollMarks(version=version, chat_mark=chat[-1]["id"] if chat else 0, is_over=over, seat=seat)
 
 
 def match_for_viewer(*, match_id: int, user: User) -> tuple[Match, Seat | None]:
@@ -85,14 +143,32 @@ def match_for_viewer(*, match_id: int, user: User) -> tuple[Match, Seat | None]:
     return match, seat
 
 
-def match_and_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
+SEAT_FIELDS = tuple(f.name for f in Seat._meta.concrete_fields)
+MATCH_FIELDS = tuple(f"match__{f.name}" for f in Match._meta.concrete_fields)
+# What the table shows of a seated player: the name, the vacation (the clocks). Every other column of
+# the wide user row costs time to select and to load on every page and poll.
+TABLE_USER_FIELDS = (
+    "user__id",
+    "user__email",
+    "user__display_name",
+    "user__vacation_started_at",
+    "user__vacation_until",
+)
+
+
+def match_and_seats(match_id: int, *, whole_users: bool = False) -> tuple[Match, list[Seat]] | None:
     """The match and its seats (by number) with their players, from one query; None if there is no such match.
 
     The table page runs this on every load and poll. Every seat row carries the match; the first
     one is kept, so that ``seat.match`` is the same object for every seat. Sorted here rather than
-    by the database: building the ORDER BY costs more than sorting these few rows.
+    by the database: building the ORDER BY costs more than sorting these few rows. The players
+    carry only what the table shows (``TABLE_USER_FIELDS``) unless ``whole_users`` (the mails).
     """
-    query = Seat.objects.filter(match_id=match_id).select_related("match", "user").defer("user__password")
+    query = Seat.objects.filter(match_id=match_id).select_related("match", "user")
+    if whole_users:
+        query = query.defer("user__password")
+    else:
+        query = query.only(*SEAT_FIELDS, *MATCH_FIELDS, *TABLE_USER_FIELDS)
     seats = sorted(query.order_by(), key=attrgetter("number"))
     if not seats:
         return None
@@ -102,31 +178,41 @@ def match_and_seats(match_id: int) -> tuple[Match, list[Seat]] | None:
     return match, seats
 
 
-# What a move reads: the chat tail and the players' private fields stay in the database.
+# What a move reads: what the move needs, and what the table an htmx move answers with shows (the view
+# renders it from these rows, not from a second read). The players' other fields stay in the database.
 MOVE_SEAT_FIELDS = (
     *("id", "match", "number", "user", "bot_level", "joined", "awaiting", "notified_at", "deadline"),
-    *("bank", "timeouts_in_row", "absent", "bot_moves"),
+    *("bank", "timeouts_in_row", "absent", "bot_moves", "invite_email", "invite_token"),
     "last_seen",  # a player at the table when the match ends sees the result there (notify.match_over_mails)
     *("user__id", "user__email", "user__display_name", "user__notify", "user__auto_forced_moves"),
     "user__vacation_started_at",  # a player on vacation gets no deadline (services.seat_clock_paused)
+    "user__vacation_until",  # the table's clocks say until when
     "user__auto_vacation",  # asked before a timeout, so that only those who chose it cost a query
 )
+MOVE_MATCH_FIELDS = MATCH_FIELDS
 
 
 def match_locked(match_id: int) -> tuple[Match, list[Seat]] | None:
-    """The match row, locked until the transaction ends, then its seats with their players; None if no such match.
+    """The match and its seats with their players, the match row and the seat rows locked until the
+    transaction ends, from one query; None if there is no such match.
 
-    Two queries, in this order on purpose: the seats are read once the lock is held, so a move that
-    waited for another one sees the seats as that one left them. (One join locking only the match
-    would hand back, after the wait, the seat rows as they were before it: PostgreSQL re-reads only
-    the locked row.) Only the match row is locked; the seats change only under that lock.
+    ``FOR UPDATE OF match, seat``: PostgreSQL takes the locks of each joined row in that order, so the
+    match is locked before its seats, as every other path that locks both takes them (the timeout's
+    claim, the vacation pause, an invitation's acceptance). Because the seat rows are locked too, a move
+    that waited for another one gets them back as that one left them (PostgreSQL re-reads the rows it
+    locks after a wait; a join locking only the match would hand back the seats as they were before it).
+    The players are read, not locked. SQLite ignores the clause and serialises writers itself.
     """
-    locked = Match.objects.select_for_update(of=("self",)).defer("recent_chat").filter(pk=match_id)
-    match = next(iter(locked), None)  # not first(): its ORDER BY would only cost time
-    if match is None:
-        return None
-    query = Seat.objects.filter(match_id=match_id).select_related("user").only(*MOVE_SEAT_FIELDS)
+    query = (
+        Seat.objects.select_for_update(of=("match", "self"))
+        .filter(match_id=match_id)
+        .select_related("match", "user")
+        .only(*MOVE_SEAT_FIELDS, *MOVE_MATCH_FIELDS)
+    )
     seats = sorted(query.order_by(), key=attrgetter("number"))
+    if not seats:
+        return None
+    match = seats[0].match
     for seat in seats:
         seat.match = match
     return match, seats
@@ -174,7 +260,9 @@ def table_for(*, match: Match, seat: Seat | None) -> Table:
     if number is not None and match.status == Match.Status.ACTIVE:
         table.legal = game.legal_actions(match.state, number)
     table.moves = match.recent_moves
-    table.more_moves = match.version > len(match.recent_moves)
+    # Earlier moves than the log's oldest line exist (the log also holds notes that are not moves).
+    oldest = next((m.get("ply") for m in match.recent_moves if isinstance(m.get("ply"), int)), None)
+    table.more_moves = match.version > 0 and (oldest is None or oldest > 0)
     table.chat = match.recent_chat
     table.clocks = clocks_for(match=match, seats=seats, reader=seat)
     return table

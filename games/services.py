@@ -45,6 +45,10 @@ log = logging.getLogger(__name__)
 # Forced moves and engine play-outs happen inline; this bounds a runaway loop.
 MAX_FORCED_CHAIN = 500
 STALE_MESSAGE = "The table has changed since you loaded it; here is the current state."
+# The log line everyone reads when a vacation day is spent for a player instead of a timeout: the clock's
+# jump needs a reason, and the days left stay the player's own business.
+VACATION_DAY_KIND = "vacation"
+VACATION_DAY_TEXT = "ran out of time: a vacation day was spent, a day more to play"
 
 
 @dataclass(frozen=True)
@@ -264,9 +268,18 @@ def move_submit(
         _save_moves(locked, moves)
         _seat_counters(next(s for s in seats if s.number == number), kind)
         _after_change(locked, seats, moved={m.seat for m in moves})
-    for name in ("state", "version", "status", "outcome", "finished_at", "updated_at", "recent_moves"):
-        setattr(match, name, getattr(locked, name))
+    _adopt(match, locked, seats)
     return moves[0]
+
+
+def _adopt(match: Match, locked: Match, seats: list[Seat]) -> None:
+    """The caller's match becomes the one the change left, with its seats (``seat_list``) and their players:
+    the htmx answer renders the table from it without reading it again."""
+    for field in Match._meta.concrete_fields:
+        setattr(match, field.attname, getattr(locked, field.attname))
+    match.seat_list = seats
+    for seat in seats:
+        seat.match = match
 
 
 def _commit_mode() -> None:
@@ -354,6 +367,16 @@ def _advance(match: Match, seat: int, action: Any, kind: str) -> Move:
         match.status, match.finished_at = Match.Status.FINISHED, timezone.now()
         match.outcome = game.outcome(after)
     return move
+
+
+def _log_note(match: Match, seat: int, kind: str, text: str) -> None:
+    """A public line in the table's log that is not a move: kept with the snapshot's log lines, numbered
+    with the move before it (it has no ply of its own, and a later move must still read as newer)."""
+    ply = match.version - 1
+    # Its place among the notes after that move: the page keys the line by move and note (``log_line``).
+    note = 1 + sum(1 for m in match.recent_moves if m.get("ply") == ply and "note" in m)
+    line = {"ply": ply, "seat": seat, "kind": kind, "text": text, "note": note}
+    match.recent_moves = [*match.recent_moves[-(RECENT_MOVES - 1) :], line]
 
 
 def _save_moves(match: Match, moves: list[Move], *, fields: Sequence[str] = ()) -> None:
@@ -613,7 +636,7 @@ def turn_mail_render(*, mail: Mail) -> None:
     from games.maillinks import turn_mail_context  # it imports this module
     from games.selectors import match_and_seats
 
-    found = match_and_seats(mail.match_id) if mail.match_id is not None else None
+    found = match_and_seats(mail.match_id, whole_users=True) if mail.match_id is not None else None
     seat = next((s for s in found[1] if s.number == mail.seat_number), None) if found is not None else None
     if found is None or seat is None or seat.user is None:
         raise ValueError("The match or the seat of this turn mail no longer exists.")
@@ -704,10 +727,10 @@ def _timeouts_play(match: Match, seats: list[Seat], due: list[Seat], now: dateti
 
     The match is locked. What a move does, for several at once: the moves in one INSERT, the snapshot
     in one UPDATE, the claim (with the seats' counts) in one conditional UPDATE, and the seats whose
-    row changed. A player who lets vacation days be spent gets a day more instead (``games.vacation``).
-    Returns how many seats timed out.
+    row changed. A player who lets vacation days be spent gets a day more instead (``games.vacation``),
+    and a line in the log says so. Returns how many seats timed out.
     """
-    game, moves, claimed = match.engine, [], []
+    game, moves, claimed, noted = match.engine, [], [], False
     for seat in due:
         if match.status != Match.Status.ACTIVE or seat.number not in game.to_act(match.state):
             continue
@@ -715,11 +738,14 @@ def _timeouts_play(match: Match, seats: list[Seat], due: list[Seat], now: dateti
         extended = auto_vacation_spend(seat=seat, now=now) if seat.user and seat.user.auto_vacation else None
         if extended is not None:  # the player lets a vacation day be spent for a day more instead
             transaction.on_commit(partial(deadline_schedule, seat_id=seat.pk, deadline=extended))
+            _log_note(match, seat.number, VACATION_DAY_KIND, VACATION_DAY_TEXT)
+            noted = True
             continue
         action = bot_action(match=match, seat=seat.number, level=match.timeout_bot_level)
         moves.append(_advance(match, seat.number, action, Move.Kind.TIMEOUT))
         claimed.append(seat)
     if not claimed:
+        _save_moves(match, [], fields=["recent_moves"] if noted else [])
         return 0
     absent_after = getattr(settings, "GAMES_TIMEOUTS_BEFORE_ABSENT", 3)
     clock = match.clock

@@ -27,7 +27,15 @@ from games.notify import seat_seen
 from games.presenters import log_line, presenter_for
 from games.ratelimit import rate_limited
 from games.rules import rules_page
-from games.selectors import Table, dashboard_for, match_for_viewer, matches_awaiting, seat_for_player, table_for
+from games.selectors import (
+    Table,
+    dashboard_for,
+    match_for_viewer,
+    matches_awaiting,
+    poll_marks,
+    seat_for_player,
+    table_for,
+)
 from games.services import (
     SeatSpec,
     chat_post,
@@ -62,21 +70,20 @@ def dashboard(request: HtmxHttpRequest) -> HttpResponse:
     context = dashboard_for(user=request.user)
     # Invitations go to addresses, not accounts: every open one to a verified address of the player.
     context["invitations"] = invitations_for(user=request.user)
-    _results_attach(context["finished"], user=request.user)
+    _results_attach(context["finished"])
+    if context["complete"]:
+        # The header's "your turn" count, from the matches read above: the context processor's own
+        # count (games.context_processors) then never runs.
+        context["your_turn_count"] = len(context["awaiting"])
     context["rules_games"] = _rules_games()
     return render(request, "games/dashboard.html", context)
 
 
-def _results_attach(finished: list[Match], *, user: User) -> None:
-    """Each finished match's result from the reader's seat: one query for the outcomes the dashboard left out."""
-    outcomes = dict(
-        Match.objects.filter(seats__user=user, status__in=[Match.Status.FINISHED, Match.Status.ABANDONED])
-        .order_by("-updated_at")
-        .values_list("pk", "outcome")[:100]
-    )
+def _results_attach(finished: list[Match]) -> None:
+    """Each finished match's result from the reader's seat, from the outcome and seats read with the match."""
     for match in finished:
-        names = [s.name for s in match.seats.all()]
-        summary = presenter_for(match.game).result_summary(outcomes.get(match.pk), names, match.my_seat.number)
+        names = [s.name for s in match.seat_list]
+        summary = presenter_for(match.game).result_summary(match.outcome, names, match.my_seat.number)
         match.result = summary if summary["winners"] else None  # type: ignore[attr-defined]
 
 
@@ -255,12 +262,16 @@ def match_detail(request: AuthedRequest, match_id: int) -> HttpResponse:
 @login_required
 @require_GET
 def poll(request: AuthedRequest, match_id: int) -> HttpResponse:
-    """The live part of the table, or an empty 204 when nothing changed; polling stops at the end."""
+    """The live part of the table, or an empty 204 when nothing changed; polling stops at the end.
+
+    Most polls find nothing new: they read one narrow row (``poll_marks``), not the table.
+    """
+    marks = poll_marks(match_id=match_id, user=request.user)
+    if marks.seat is not None:
+        seat_seen(seat=marks.seat)  # polling is how a player at the table is seen there
+    if request.GET.get("v") == str(marks.version) and request.GET.get("c") == str(marks.chat_mark):
+        return HttpResponse(status=204 if not marks.is_over else HttpResponseStopPolling.status_code)
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
-    if seat is not None:
-        seat_seen(seat=seat)  # polling is how a player at the table is seen there
-    if request.GET.get("v") == str(match.version) and request.GET.get("c") == str(match.chat_mark):
-        return HttpResponse(status=204 if not match.is_over else HttpResponseStopPolling.status_code)
     response = render(request, "games/match.html#live", _context(request, table_for(match=match, seat=seat)))
     if match.is_over:
         response.status_code = HttpResponseStopPolling.status_code
@@ -298,7 +309,11 @@ def _after_post(request: AuthedRequest, match: Match, error: str | None) -> Http
         if error:
             messages.error(request, error)
         return redirect(match)
-    match, seat = match_for_viewer(match_id=match.pk, user=request.user)
+    seats = getattr(match, "seat_list", None)
+    if seats is None:  # nothing changed, or not a move: read the table
+        match, seat = match_for_viewer(match_id=match.pk, user=request.user)
+    else:  # the mover's table as the move left it, from the rows the move locked and wrote
+        seat = next((s for s in seats if s.user_id == request.user.pk and s.joined), None)
     context = _context(request, table_for(match=match, seat=seat), error=error)
     return render(request, "games/match.html#live", context)
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
 from engine import GAMES, Game
-from games.clocks import PRESETS
+from games.clocks import PRESETS, TimeControl, time_control_from_form
 from games.forms import game_choices
 from games.models import Seat
 from leagues import tiebreaks
@@ -16,6 +16,8 @@ from leagues.models import Club, League, Membership, Season
 # As many ordered tie-break choices as there are tie-breaks: the organizer fills the first few.
 TIEBREAK_FIELDS = [f"tiebreak_{n}" for n in range(1, len(tiebreaks.TIEBREAKS) + 1)]
 OPTION_PREFIX = "opt_"
+CUSTOM_CLOCK = "custom"
+CLOCK_FIELDS = ("tc_initial", "tc_increment", "tc_cap")
 
 
 class ClubForm(forms.ModelForm):
@@ -38,9 +40,16 @@ class LeagueForm(forms.Form):
     """A league of one game: the game's simple options (numbers and switches) get fields of their own."""
 
     name = forms.CharField(max_length=80)
-    game = forms.ChoiceField(choices=game_choices, widget=forms.HiddenInput)
+    # The game comes from the page's address (``game_for``); the hidden field only carries it along.
+    game = forms.ChoiceField(choices=game_choices, widget=forms.HiddenInput, required=False)
     table_size = forms.IntegerField(label="Players at a table")
-    time_control = forms.ChoiceField(choices=[(key, label) for key, (label, _tc) in PRESETS.items()], initial="2d")
+    time_control = forms.ChoiceField(
+        choices=[*((key, label) for key, (label, _tc) in PRESETS.items()), (CUSTOM_CLOCK, "Custom (hours below)")],
+        initial="2d",
+    )
+    tc_initial = forms.FloatField(required=False, min_value=0, label="Custom clock: starting time (hours)")
+    tc_increment = forms.FloatField(required=False, min_value=0, label="Custom clock: added per move (hours)")
+    tc_cap = forms.FloatField(required=False, min_value=0, label="Custom clock: most time saved up (hours)")
     timeout_bot_level = forms.ChoiceField(
         choices=Seat.BotLevel.choices, initial=Seat.BotLevel.BASIC, label="Bot level for players who time out"
     )
@@ -52,9 +61,11 @@ class LeagueForm(forms.Form):
     )
     rated = forms.BooleanField(required=False, initial=True, help_text="The matches count towards players' ratings.")
 
-    def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, game: Game, clock: TimeControl | None = None, **kwargs: Any) -> None:
+        """``clock``: the league's stored time control (editing), kept as it is when the form leaves it unchanged."""
         super().__init__(*args, **kwargs)
         self.game_module = game
+        self.stored_clock = clock
         self.fields["game"].initial = game.NAME
         size = self.fields["table_size"]
         assert isinstance(size, forms.IntegerField)
@@ -74,7 +85,8 @@ class LeagueForm(forms.Form):
 
     @property
     def main_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in ("name", "table_size", "time_control", "timeout_bot_level")]
+        names = ("name", "table_size", "time_control", *CLOCK_FIELDS, "timeout_bot_level")
+        return [self[name] for name in names]
 
     @property
     def option_fields(self) -> list[forms.BoundField]:
@@ -95,16 +107,34 @@ class LeagueForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        if "game" in self.errors:  # a hidden field, whose error the page would not show: said above the form
+            del self.errors["game"]
+            raise forms.ValidationError("Choose one of the games offered for a league.")
         chosen = [data[name] for name in TIEBREAK_FIELDS if data.get(name)]
         if len(set(chosen)) != len(chosen):
             raise forms.ValidationError("Each tie-break can be chosen once.")
         data["tiebreaks"] = chosen
+        data["clock"] = self._clock(data)
         data["options"] = {
             name.removeprefix(OPTION_PREFIX): value
             for name, value in data.items()
             if name.startswith(OPTION_PREFIX) and value is not None
         }
         return data
+
+    def _clock(self, data: dict[str, Any]) -> TimeControl | None:
+        key = data.get("time_control") or "none"
+        if key != CUSTOM_CLOCK:
+            return PRESETS[key][1] if key in PRESETS else None
+        hours = [data.get(name) for name in CLOCK_FIELDS]
+        if any(h is None for h in hours):
+            raise forms.ValidationError("A custom time control needs all three times, in hours.")
+        if self.stored_clock is not None and hours == clock_hours(self.stored_clock):
+            return self.stored_clock  # unchanged: kept exactly, even a clock set outside the form's limits
+        try:
+            return time_control_from_form(*cast(list[float], hours))
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from None
 
     def service_arguments(self) -> dict[str, Any]:
         """The keyword arguments of ``services.league_create`` from the cleaned form."""
@@ -114,7 +144,7 @@ class LeagueForm(forms.Form):
             "game": self.game_module.NAME,
             "table_size": data["table_size"],
             "options": data["options"],
-            "time_control": PRESETS[data["time_control"]][1],
+            "time_control": data["clock"],
             "timeout_bot_level": data["timeout_bot_level"],
             "scoring": data["scoring"],
             "place_points": data["place_points"],
@@ -125,13 +155,11 @@ class LeagueForm(forms.Form):
 
 def league_initial(league: League) -> dict[str, Any]:
     """A LeagueForm's starting values from the league, for its edit page."""
-    clocks = [key for key, (_label, tc) in PRESETS.items() if (tc.to_json() if tc else None) == league.time_control]
     return {
         "name": league.name,
         "game": league.game,
         "table_size": league.table_size,
-        # A clock set outside the presets shows the usual one; saving the form sets that.
-        **({"time_control": clocks[0]} if clocks else {}),
+        **clock_initial(TimeControl.from_json(league.time_control)),
         "timeout_bot_level": league.timeout_bot_level,
         "scoring": league.scoring,
         "place_points": ",".join(f"{p:g}" for p in league.place_points),
@@ -140,6 +168,20 @@ def league_initial(league: League) -> dict[str, Any]:
         **dict.fromkeys(TIEBREAK_FIELDS[len(league.tiebreaks) :], ""),
         **{OPTION_PREFIX + key: value for key, value in league.options.items()},
     }
+
+
+def clock_hours(clock: TimeControl) -> list[float]:
+    """A clock's starting time, time per move and most saved up, in hours, as the custom fields hold them."""
+    return [part.total_seconds() / 3600 for part in (clock.initial, clock.increment, clock.cap)]
+
+
+def clock_initial(clock: TimeControl | None) -> dict[str, Any]:
+    """The form's clock fields for a stored clock: its preset, or "custom" with its hours."""
+    for key, (_label, preset) in PRESETS.items():
+        if preset == clock:
+            return {"time_control": key}
+    assert clock is not None  # "none" is a preset
+    return {"time_control": CUSTOM_CLOCK, **dict(zip(CLOCK_FIELDS, clock_hours(clock), strict=True))}
 
 
 def _option_field(entry: dict[str, Any]) -> forms.Field | None:
@@ -213,15 +255,33 @@ class AdjustForm(ReasonForm):
         return [self.cleaned_data[f"place_{s}"] for s in range(self.seats)]
 
 
+# Years a round's dates may fall in: more than any league needs, and storable in UTC from every time zone
+# (31 December 9999 in California is past the last day Python and the database can hold: it was a 500).
+ROUND_YEARS = range(2000, 2200)
+AS_DAY_AND_TIME = {"invalid": "Give the dates as a day and a time."}
+
+
 class RoundDatesForm(forms.Form):
     """A round's dates in the organizer's own time zone (the middleware activates it)."""
 
     play_by = forms.DateTimeField(
-        required=False, label="Play by", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+        required=False,
+        label="Play by",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        error_messages=AS_DAY_AND_TIME,
     )
     opens_at = forms.DateTimeField(
-        required=False, label="Opens", widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+        required=False,
+        label="Opens",
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        error_messages=AS_DAY_AND_TIME,
     )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if any(data.get(name) is not None and data[name].year not in ROUND_YEARS for name in ("play_by", "opens_at")):
+            raise forms.ValidationError(f"Give dates between the years {ROUND_YEARS[0]} and {ROUND_YEARS[-1]}.")
+        return data
 
 
 class DivisionForm(forms.Form):

@@ -195,6 +195,8 @@ class Fixture(models.Model):
         AS_STANDS = "as_stands", "Scored as it stood"
         FORFEIT = "forfeit", "Forfeit"
         ADJUSTED = "adjusted", "Adjusted"
+        # The match ended without a result (abandoned, or gone) or never started: it counts for nobody.
+        VOID = "void", "Void"
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="fixtures")
     table_number = models.PositiveSmallIntegerField()

@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Q, QuerySet, TextField
+from django.db.models import Count, Q, QuerySet, TextField
 from django.db.models.functions import MD5, Cast
 from django.utils import timezone
 
@@ -337,6 +337,21 @@ def clubs_for(*, user: User | None) -> QuerySet[Club]:
 
 def season_audit(*, season: Season, limit: int = 200) -> list[AuditEntry]:
     return list(AuditEntry.objects.filter(season=season).select_related("actor", "fixture")[:limit])
+
+
+def void_fixtures(*, season: Season) -> list[Fixture]:
+    """The season's void tables (abandoned, vanished or never played), in playing order, with their rounds."""
+    return list(
+        Fixture.objects.filter(round__season=season, how=Fixture.How.VOID)
+        .select_related("round")
+        .order_by("round__division", "round__number", "table_number")
+    )
+
+
+def division_sizes(*, season: Season) -> dict[int, int]:
+    """Players per division, as the season's end counts them (its standings lines)."""
+    counted = Standing.objects.filter(season=season).values_list("division").annotate(n=Count("pk")).order_by()
+    return dict(counted)
 
 
 def overdue_fixtures(*, season: Season) -> QuerySet[Fixture]:

@@ -856,44 +856,89 @@ class _Seat:
     place: int
 
 
+# What a league reads of a match: never the state, the log or the chat.
+_MATCH_HEAVY = tuple(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "options"))
+
+
 def fixture_count(*, match_id: int) -> bool:
-    """Add a finished match's result to its season's standings, once; True if this call did it."""
+    """Add a finished match's result to its season's standings, once; True if this call did it.
+
+    A match that ended abandoned (stopped by the games app, not finished) makes its table void:
+    recorded as such and counted for nobody (see ``_fixture_void``).
+    """
     with transaction.atomic():
         fixture = next(
             iter(
                 Fixture.objects.select_related("round__season__league", "match")
-                .defer(*(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "options")))
+                .defer(*_MATCH_HEAVY)
                 .filter(match_id=match_id, counted_at=None)
             ),
             None,
         )
-        if fixture is None or fixture.match is None or fixture.match.status != Match.Status.FINISHED:
+        if fixture is None or fixture.match is None:
             return False
-        if not Fixture.objects.filter(pk=fixture.pk, counted_at=None).update(counted_at=timezone.now()):
-            return False  # someone else counted it first
-        season = fixture.round.season
-        if season.is_frozen:
-            _audit(season, AuditEntry.Kind.RESULT, f"{_table_name(fixture)} finished after the season was frozen.")
-            return True
-        outcome = fixture.match.outcome or {}
-        scores = [float(s) for s in outcome.get("scores", [])]
-        result = _result(
-            fixture, season.league, places=list(outcome["places"]), scores=scores, bot_moves=_bot_moves(fixture.match)
-        )
-        lines = _lines_locked(fixture)
-        held = _ratings_locked(season.league.game, lines) if season.league.rated else None
-        names = _fixture_store(fixture, None, result, how=Fixture.How.PLAYED, lines=lines, held=held)
-        if held is not None:
-            _rate(fixture, season.league, result, lines, held)
-        _audit(
-            season,
-            AuditEntry.Kind.RESULT,
-            f"{_table_name(fixture)}: {_result_text(fixture, result, names)}.",
-            fixture=fixture,
-            data={"match": match_id},
-        )
+        return _fixture_count(fixture, fixture.round.season, follow=True)
+
+
+def _fixture_count(fixture: Fixture, season: Season, *, follow: bool) -> bool:
+    """Claim the fixture and add its ended match's result (or make it void); ``follow`` opens the next round."""
+    assert fixture.match is not None  # the callers selected fixtures with a match
+    if fixture.match.status not in (Match.Status.FINISHED, Match.Status.ABANDONED):
+        return False
+    if not Fixture.objects.filter(pk=fixture.pk, counted_at=None).update(counted_at=timezone.now()):
+        return False  # someone else counted it first
+    if fixture.match.status == Match.Status.ABANDONED:
+        _fixture_void(fixture, season, "its match was abandoned before it finished")
+    elif season.is_frozen:
+        _audit(season, AuditEntry.Kind.RESULT, f"{_table_name(fixture)} finished after the season was frozen.")
+        return True
+    else:
+        _fixture_result(fixture, season)
+    if follow:
         _round_next(fixture.round, season)
     return True
+
+
+def _fixture_void(fixture: Fixture, season: Season, why: str, *, actor: User | None = None) -> None:
+    """The table counts for nobody: no points, no game played, no rating change; the record says why.
+
+    The fixture is already claimed (``counted_at``). A club cannot tell from an abandoned match who
+    was at fault, so nobody wins or loses it; an organizer who knows better records a forfeit or
+    adjusts the result, which replaces the void like any other result.
+    """
+    Fixture.objects.filter(pk=fixture.pk).update(how=Fixture.How.VOID, result=None)
+    fixture.how, fixture.result = Fixture.How.VOID, None
+    _audit(
+        season,
+        AuditEntry.Kind.RESULT,
+        f"{_table_name(fixture)} is void: {why}. It counts for nobody.",
+        actor=actor,
+        fixture=fixture,
+        data={"void": why, **({"match": fixture.match_id} if fixture.match_id else {})},
+    )
+
+
+def _fixture_result(fixture: Fixture, season: Season) -> None:
+    """The finished match's places and scores into the standings and the ratings, with a line in the record."""
+    assert fixture.match is not None
+    match_id = fixture.match.pk
+    outcome = fixture.match.outcome or {}
+    scores = [float(s) for s in outcome.get("scores", [])]
+    result = _result(
+        fixture, season.league, places=list(outcome["places"]), scores=scores, bot_moves=_bot_moves(fixture.match)
+    )
+    lines = _lines_locked(fixture)
+    held = _ratings_locked(season.league.game, lines) if season.league.rated else None
+    names = _fixture_store(fixture, None, result, how=Fixture.How.PLAYED, lines=lines, held=held)
+    if held is not None:
+        _rate(fixture, season.league, result, lines, held)
+    _audit(
+        season,
+        AuditEntry.Kind.RESULT,
+        f"{_table_name(fixture)}: {_result_text(fixture, result, names)}.",
+        fixture=fixture,
+        data={"match": match_id},
+    )
 
 
 def _bot_moves(match: Match) -> list[int]:
@@ -1262,8 +1307,11 @@ def standings_rebuild(*, season: Season, actor: User | None) -> None:
 def season_finish(*, season: Season, actor: User, promote: int | None = None, relegate: int | None = None) -> Season:
     """Freeze the final standings and carry everyone into a new season, moving players between divisions.
 
-    ``promote`` and ``relegate`` (players per division) replace the numbers set at creation, when given.
-    Returns the new season (a draft the organizer opens when ready).
+    ``promote`` and ``relegate`` (players per division) replace the numbers set at creation, when given;
+    they are refused (``NumbersRefused``) when a division has too few players for them. Nothing goes
+    missing silently: results a lost message left uncounted are counted first, and tables that ended
+    without a result or never opened are recorded as void. Returns the new season (a draft the organizer
+    opens when ready).
     """
     from leagues.selectors import standings_for
 
@@ -1283,6 +1331,9 @@ def season_finish(*, season: Season, actor: User, promote: int | None = None, re
         _check_season_numbers(
             rounds=season.rounds, divisions=season.divisions, promote=season.promote, relegate=season.relegate
         )
+        sizes = dict(Standing.objects.filter(season=season).values_list("division").annotate(n=Count("pk")).order_by())
+        check_promotion_fits(sizes=sizes, divisions=season.divisions, promote=season.promote, relegate=season.relegate)
+        _season_catch_up(season, actor)
         season.status, season.frozen_at = Season.Status.FINISHED, timezone.now()
         season.save(update_fields=["status", "frozen_at", "promote", "relegate"])
         _audit(season, AuditEntry.Kind.SEASON, "The season finished: these standings are final.", actor=actor)
@@ -1291,12 +1342,19 @@ def season_finish(*, season: Season, actor: User, promote: int | None = None, re
         entrants = []
         for division in range(1, season.divisions + 1):
             rows = standings_for(season=season, division=division)
+            up, down = division_moves(
+                size=len(rows),
+                division=division,
+                divisions=season.divisions,
+                promote=season.promote,
+                relegate=season.relegate,
+            )
             for position, row in enumerate(rows):
                 target = division
-                if division > 1 and position < season.promote:
+                if position < up:
                     target = division - 1
                     moves.append(f"{row.name} up to division {target}")
-                elif division < season.divisions and position >= len(rows) - season.relegate:
+                elif position >= len(rows) - down:
                     target = division + 1
                     moves.append(f"{row.name} down to division {target}")
                 entrants.append(Entrant(season=nxt, user_id=row.user_id, division=target, seed_rank=position + 1))
@@ -1311,6 +1369,80 @@ def season_finish(*, season: Season, actor: User, promote: int | None = None, re
         carried = f"Carried over from {season.name}." + (" " + "; ".join(moves) + "." if moves else "")
         _audit(nxt, AuditEntry.Kind.PROMOTION, carried, actor=actor)
     return nxt
+
+
+class NumbersRefused(LeagueRefused):
+    """The promotion and relegation numbers do not fit the divisions: a form shows it beside the numbers."""
+
+
+def division_moves(*, size: int, division: int, divisions: int, promote: int, relegate: int) -> tuple[int, int]:
+    """How many of a division's ``size`` players go up and how many go down at the season's end.
+
+    The top division promotes nobody and the bottom one relegates nobody; and never more move than
+    there are, nor anyone twice: promotion is served first, relegation takes from those left.
+    """
+    up = min(promote, size) if division > 1 else 0
+    down = min(relegate, size - up) if division < divisions else 0
+    return up, down
+
+
+def check_promotion_fits(*, sizes: dict[int, int], divisions: int, promote: int, relegate: int) -> None:
+    """Refuse numbers that would move every player of a division, or more than it holds: at least one stays.
+
+    ``sizes`` are the players per division (a division missing from it has none).
+    """
+    for division in range(1, divisions + 1):
+        size = sizes.get(division, 0)
+        up = promote if division > 1 else 0
+        down = relegate if division < divisions else 0
+        if up + down == 0 or up + down < size:
+            continue
+        moving = " and ".join(part for part in (up and f"{up} up", down and f"{down} down") if part)
+        held = f"has only {plural(size, 'player')}" if size else "has no players"
+        most = f"at most {size - 1} can move, so that one stays" if size > 1 else "nobody can move out of it"
+        raise NumbersRefused(
+            f"Division {division} {held}: it cannot send {moving} ({most}). Change the numbers of players "
+            "promoted and relegated."
+        )
+
+
+def _season_catch_up(season: Season, actor: User | None) -> None:
+    """Before the standings freeze, every table is accounted for: a result a lost message left uncounted is
+    counted, an abandoned or vanished match is void, and so are the tables of rounds that never opened.
+
+    ``season`` is locked and still running; no next round opens from here.
+    """
+    left = list(
+        Fixture.objects.filter(round__season=season, counted_at=None)
+        .select_related("round", "match")
+        .defer(*_MATCH_HEAVY)
+        .order_by("round__division", "round__number", "table_number")
+    )
+    unopened: dict[int, list[Fixture]] = {}
+    for fixture in left:
+        fixture.round.season = season
+        if fixture.match is not None and _fixture_count(fixture, season, follow=False):
+            continue
+        if fixture.round.opened_at is None:
+            unopened.setdefault(fixture.round_id, []).append(fixture)
+            continue
+        if Fixture.objects.filter(pk=fixture.pk, counted_at=None).update(counted_at=timezone.now()):
+            why = "its match no longer exists" if fixture.match is None else "its match never started"
+            _fixture_void(fixture, season, why, actor=actor)
+    for fixtures in unopened.values():
+        round_ = fixtures[0].round
+        ids = [f.pk for f in fixtures]
+        Fixture.objects.filter(pk__in=ids, counted_at=None).update(
+            counted_at=timezone.now(), how=Fixture.How.VOID, result=None
+        )
+        are = "is" if len(ids) == 1 else "are"
+        _audit(
+            season,
+            AuditEntry.Kind.ROUND,
+            f"{_round_name(round_, season)} never opened: its {plural(len(ids), 'table')} {are} void.",
+            actor=actor,
+            data={"void": "never opened", "fixtures": ids},
+        )
 
 
 def _season_next(season: Season, actor: User) -> Season:
@@ -1345,6 +1477,32 @@ def rounds_due(*, now: datetime | None = None) -> tuple[list[int], list[int]]:
 
 
 def uncounted_matches(*, limit: int = 500) -> list[int]:
-    """Finished matches whose fixture is not in the standings yet: what a lost message left behind."""
-    found = Fixture.objects.filter(counted_at=None, match__status=Match.Status.FINISHED)
+    """Ended matches whose fixture is not in the standings yet: what a lost message left behind, and the
+    matches the games app abandoned (it tells nobody: their tables are made void here)."""
+    found = Fixture.objects.filter(counted_at=None, match__status__in=[Match.Status.FINISHED, Match.Status.ABANDONED])
     return list(found.values_list("match_id", flat=True)[:limit])
+
+
+def matchless_fixtures(*, limit: int = 500) -> list[int]:
+    """Tables of opened rounds of running seasons whose match is gone (deleted): nothing will ever end them."""
+    found = Fixture.objects.filter(
+        counted_at=None, match=None, round__opened_at__isnull=False, round__season__status=Season.Status.RUNNING
+    )
+    return list(found.values_list("pk", flat=True)[:limit])
+
+
+def fixture_void_matchless(*, fixture_id: int) -> bool:
+    """Make void a table of an opened round whose match is gone; True if this call did it."""
+    with transaction.atomic():
+        fixture = (
+            Fixture.objects.select_related("round__season__league")
+            .filter(pk=fixture_id, counted_at=None, match=None, round__opened_at__isnull=False)
+            .first()
+        )
+        if fixture is None or fixture.round.season.status != Season.Status.RUNNING:
+            return False
+        if not Fixture.objects.filter(pk=fixture.pk, counted_at=None).update(counted_at=timezone.now()):
+            return False
+        _fixture_void(fixture, fixture.round.season, "its match no longer exists")
+        _round_next(fixture.round, fixture.round.season)
+    return True

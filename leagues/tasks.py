@@ -20,7 +20,8 @@ def fixture_count(match_id: int) -> bool:
 
 @shared_task
 def results_sweep() -> int:
-    """Count the finished matches whose fixture is still uncounted (a lost message); returns how many it counted.
+    """Count the ended matches whose fixture is still uncounted (a lost message, or a match the games app
+    abandoned: void), and make void the tables whose match is gone; returns how many it recorded.
 
     Inline rather than queued: a count takes milliseconds, and one that fails is logged and found again next time.
     """
@@ -30,6 +31,11 @@ def results_sweep() -> int:
             counted += services.fixture_count(match_id=match_id)
         except Exception:
             log.exception("Could not count match %s into its league", match_id)
+    for fixture_id in services.matchless_fixtures():
+        try:
+            counted += services.fixture_void_matchless(fixture_id=fixture_id)
+        except Exception:
+            log.exception("Could not make table %s void", fixture_id)
     return counted
 
 

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -69,9 +70,12 @@ def _league(request: HtmxHttpRequest, club_slug: str, league_slug: str) -> tuple
     return league, _role_in(request, league.club)
 
 
-def _season(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> tuple[Season, str | None]:
+def _season(
+    request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, **annotations: Any
+) -> tuple[Season, str | None]:
+    """The season and the reader's role; ``annotations`` come with the season in the same query."""
     season = get_object_or_404(
-        Season.objects.select_related("league__club"),
+        Season.objects.select_related("league__club").annotate(**annotations),
         league__club__slug=club_slug,
         league__slug=league_slug,
         number=number,
@@ -275,7 +279,8 @@ def league_edit(request: AuthedRequest, club_slug: str, league_slug: str) -> Htt
     league, role = _league(request, club_slug, league_slug)
     _organizer_only(role)
     game = game_for(request.POST.get("game") or request.GET.get("game") or league.game)
-    form = LeagueForm(request.POST or None, game=game, initial=league_initial(league))
+    clock = TimeControl.from_json(league.time_control)
+    form = LeagueForm(request.POST or None, game=game, initial=league_initial(league), clock=clock)
     if request.method == "POST" and form.is_valid():
         try:
             services.league_update(league=league, actor=request.user, **form.service_arguments())
@@ -465,7 +470,7 @@ def round_dates(request: AuthedRequest, club_slug: str, league_slug: str, number
     form = RoundDatesForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.LeagueRefused("Give the dates as a day and a time.")
+            raise services.LeagueRefused(str(next(iter(form.errors.values()))[0]))
         services.round_update(round=round_, actor=request.user, **form.cleaned_data)
     except Refused as exc:
         _refused(request, exc)
@@ -578,6 +583,9 @@ def _seat_choices(fixture: Fixture, names: list[str]) -> list[tuple[int, str]]:
 def _result_post(
     request: AuthedRequest, fixture: Fixture, action: str | None, forfeit: ForfeitForm, adjust: AdjustForm
 ) -> HttpResponse | None:
+    if action not in ("forfeit", "adjust"):  # each form names its action: only a crafted post lacks one
+        messages.error(request, "Choose between recording a forfeit and adjusting the result.")
+        return None
     form = forfeit if action == "forfeit" else adjust
     if not form.is_valid():
         return None
@@ -605,8 +613,9 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
     """The organizer ends the season: the numbers to promote and relegate, then the standings are frozen."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    # Bound on every POST, even an empty one (a season without divisions has no fields to send).
-    data = request.POST if request.method == "POST" else None
+    # Bound on every POST, even an empty one (a season without divisions has no fields to send, and any
+    # numbers sent for one are not read: the page shows no field their errors could be shown beside).
+    data = (request.POST if season.divisions > 1 else {}) if request.method == "POST" else None
     form = FinishForm(data, initial={"promote": season.promote, "relegate": season.relegate})
     if request.method == "POST" and form.is_valid():
         numbers = form.cleaned_data
@@ -614,14 +623,20 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
             nxt = services.season_finish(
                 season=season, actor=request.user, promote=numbers["promote"], relegate=numbers["relegate"]
             )
+        except services.NumbersRefused as exc:  # the numbers on this form: said beside them
+            form.add_error(None, str(exc))
         except Refused as exc:
             _refused(request, exc)
             return redirect(season_url(season))
-        messages.success(
-            request, f"{season.name} is finished and its standings are final. {nxt.name} is ready to open."
-        )
-        return redirect(season_url(nxt))
-    return render(request, "leagues/season_finish.html", {**_season_context(season, role), "form": form})
+        else:
+            messages.success(
+                request, f"{season.name} is finished and its standings are final. {nxt.name} is ready to open."
+            )
+            return redirect(season_url(nxt))
+    sizes = sorted(selectors.division_sizes(season=season).items()) if season.divisions > 1 else []
+    return render(
+        request, "leagues/season_finish.html", {**_season_context(season, role), "form": form, "sizes": sizes}
+    )
 
 
 # --- standings -------------------------------------------------------------------
@@ -629,22 +644,26 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
 
 @require_GET
 def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    season, role = _season(request, club_slug, league_slug, number)
+    # Whether any table is void, asked with the season: a season without one reads no fixtures.
+    void = Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))
+    season, role = _season(request, club_slug, league_slug, number, has_void=void)
     sort = request.GET.get("sort", "")
     show_all = request.GET.get("all") == "1"
     keys = [k for k in season.league.tiebreaks if k != "points"]
     user = _user(request)
     player_url = reverse("leagues-player", args=[club_slug, league_slug, number, 1]).removesuffix("1/") + "{}/"
     limit, reader_id = None if show_all else PAGE_ROWS, user.pk if user else None
+    divided = _divisions(season)
     tables = [
         standings_table(d, rows, season, sort=sort, limit=limit, keys=keys, player_url=player_url, reader_id=reader_id)
-        for d, rows in _divisions(season)
+        for d, rows in divided
     ]
     columns = [("rank", "#"), ("name", "Player"), ("played", "Played"), ("points", "Points")]
     columns += [(k, COLUMN_LABELS.get(k, k)) for k in keys] + [("rating", "Rating")]
     context = {
         **_season_context(season, role),
         "tables": tables,
+        "void_tables": _void_tables(season, divided) if getattr(season, "has_void", False) and not request.htmx else [],
         "sort": sort,
         "show_all": show_all,
         "page_rows": str(PAGE_ROWS),
@@ -654,6 +673,15 @@ def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number
     }
     template = "leagues/standings.html#standings-tables" if request.htmx else "leagues/standings.html"
     return render(request, template, context)
+
+
+def _void_tables(season: Season, divided: list[tuple[int | None, list[selectors.StandingRow]]]) -> list[dict[str, Any]]:
+    """The void tables with their players' names, taken from the standings lines already read."""
+    names = {row.entrant_id: row.name for _d, rows in divided for row in rows}
+    return [
+        {"fixture": f, "round": f.round, "names": _seat_names(f.seats, names)}
+        for f in selectors.void_fixtures(season=season)
+    ]
 
 
 def _divisions(season: Season) -> list[tuple[int | None, list[selectors.StandingRow]]]:

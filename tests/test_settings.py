@@ -23,6 +23,7 @@ ENV_VARS = [
     "PARLOUR_VAR_DIR",
     "SECURE_COOKIES",
     "SECURE_SSL_REDIRECT",
+    "PARLOUR_RATE_LIMIT_SCALE",
 ]
 
 
@@ -192,6 +193,17 @@ def test_it_limits_bursts_of_moves_chat_and_new_matches(monkeypatch: pytest.Monk
     assert set(limits) == {"move", "chat", "match-create"}
     # One move a second is normal play: every window allows more than that.
     assert all(count >= seconds for count, seconds in limits["move"])
+
+
+def test_it_scales_every_burst_limit_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    usual = load_settings(monkeypatch, tmp_path).PARLOUR_RATE_LIMITS
+    doubled = load_settings(monkeypatch, tmp_path, PARLOUR_RATE_LIMIT_SCALE="2").PARLOUR_RATE_LIMITS
+    assert doubled == {k: [(count * 2, seconds) for count, seconds in windows] for k, windows in usual.items()}
+    tiny = load_settings(monkeypatch, tmp_path, PARLOUR_RATE_LIMIT_SCALE="0.01").PARLOUR_RATE_LIMITS
+    assert tiny["move"] == [(1, 10), (6, 600)]  # rounded down, but never to 0, which would refuse every post
+    assert load_settings(monkeypatch, tmp_path, PARLOUR_RATE_LIMIT_SCALE="0").PARLOUR_RATE_LIMITS == {}
+    with pytest.raises(RuntimeError, match="PARLOUR_RATE_LIMIT_SCALE"):
+        load_settings(monkeypatch, tmp_path, PARLOUR_RATE_LIMIT_SCALE="-1")
 
 
 def test_it_sends_a_strict_content_security_policy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -30,6 +30,8 @@ GROUP_LABELS = {
 # The move kinds a reader other than the mover must not learn (issue 10, finding 5): a forced move tells
 # the table that its player held one legal card, in a follow-suit game one card of the led suit.
 PRIVATE_KINDS = frozenset({"forced"})
+# Log lines that are not moves (``games.services.VACATION_DAY_KIND``): numbered with the move before them.
+NOTE_KINDS = frozenset({"vacation"})
 BACK: dict[str, Any] = {"back": True, "code": "", "text": "?", "cls": "back"}
 # One encoder for every action's hidden value: ``json.dumps`` with options builds a new one per call.
 _ACTION_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
@@ -59,12 +61,21 @@ def log_kind(kind: str, *, mover: int | None, reader: int | None, over: bool) ->
 
 
 def log_line(move: Mapping[str, Any], names: list[str], *, reader: int | None, over: bool) -> dict[str, Any]:
-    """One line of the log: ``{"number", "name", "text", "kind"}``, the kind as the reader may see it."""
+    """One line of the log: ``{"number", "key", "name", "text", "kind"}``, the kind as the reader may see it.
+
+    A note (``NOTE_KINDS``: not a move, e.g. a vacation day spent on a timeout) carries the number of the
+    move before it, and a key of its own between that move's and the next one's (``12.2``: the second note
+    after move 12), which ``static/js/parlour.js`` reads to keep the reader's place and to announce it.
+    """
     seat = move.get("seat")
-    kind = log_kind(str(move.get("kind", "")), mover=seat, reader=reader, over=over)
+    raw_kind = str(move.get("kind", ""))
+    kind = log_kind(raw_kind, mover=seat, reader=reader, over=over)
     ply = move.get("ply")
+    number = ply + 1 if isinstance(ply, int) else ""
+    note = move.get("note") if raw_kind in NOTE_KINDS and number != "" else None
     return {
-        "number": ply + 1 if isinstance(ply, int) else "",
+        "number": number,
+        "key": f"{number}.{note}" if isinstance(note, int) and 0 < note < 10 else number,
         "name": seat_name(seat, names),
         "text": move.get("text", ""),
         "kind": kind,

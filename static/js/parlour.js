@@ -35,13 +35,44 @@
   });
 
   // --- the table's refreshes -------------------------------------------------------------------------
-  // Every poll and every move swaps the table's live part (#live) whole. Before the swap we note what the
-  // reader had: where each scroll box stood, which control held the keyboard focus, the newest log line and
-  // whose turn it was. After it we put the reader back where they were and read out what changed.
+  // Every poll and every move swaps the table's live part (#live) whole. Before the swap we note where each scroll
+  // box stood and which control held the keyboard focus; after it we put the reader back where they were and read
+  // out what is new since the table they last got.
 
   // At most this many of the others' moves are read out after one refresh; the log holds the rest.
   var MAX_SPOKEN_MOVES = 5;
   var before = null;
+  // The table the reader last got (#live) and what it told them: its newest log line and whose turn it was. Each
+  // new table is compared with this, not with a note taken when its answer arrived, so that nothing is read out
+  // twice or missed, whatever the order in which the answers of moves and polls come back.
+  var shown = null;
+  var heard = null;
+
+  // A move or a chat message posted into the table, and the poll, each answer with the whole table. The first answer
+  // replaces #live and htmx drops the other, whose target is gone. A poll that overtook a move would drop the move's
+  // answer (a refusal, the focus back on the move panel) and show the table as the poll saw it, perhaps halfway
+  // through the bots' replies. So a post cancels the poll in flight, and no poll starts until the post's answer is in.
+  var post = null;
+
+  function posting() {
+    return post !== null && post.readyState !== XMLHttpRequest.DONE && post.readyState !== XMLHttpRequest.UNSENT;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var live = document.getElementById("live");
+    if (live && event.detail.elt === live && posting()) {
+      event.preventDefault();  // the poll waits for the next tick: the post's answer is the newer table
+    }
+  });
+
+  document.addEventListener("htmx:beforeSend", function (event) {
+    var live = document.getElementById("live");
+    if (!live || event.detail.target !== live || event.detail.elt === live) {
+      return;
+    }
+    post = event.detail.xhr;
+    window.htmx.trigger(live, "htmx:abort");  // the poll in flight, if any
+  });
 
   function keyedLines(box) {
     return Array.prototype.filter.call(box.children, function (line) {
@@ -99,14 +130,18 @@
     return null;
   }
 
-  function newestLine(live) {
-    var line = live.querySelector("#log-lines > li[data-key]");  // newest first
-    return line ? Number(line.getAttribute("data-key")) : 0;
+  function logLines(live) {
+    return live.querySelectorAll("#log-lines > li[data-key]");  // newest first
   }
 
   function turnOf(live) {
     var panel = live.querySelector("#turn-panel");
     return panel ? panel.getAttribute("data-turn") : "";
+  }
+
+  function told(live) {
+    var newest = logLines(live)[0];
+    return { newest: newest ? Number(newest.getAttribute("data-key")) : 0, turn: turnOf(live) };
   }
 
   function spoken(element) {
@@ -119,36 +154,49 @@
     return copy.textContent.replace(/\s+/g, " ").trim();
   }
 
-  // "Bot 2 played 7♥. Your turn." in the polite live region: the others' moves since the last refresh,
-  // oldest first, then the change of turn. The reader's own clicks are not read back to them (their forced
-  // moves are: nobody clicked those).
-  function announce(old, live) {
+  // Sentences waiting to be put in the live region; a second refresh within the delay adds to them.
+  var pending = [];
+
+  function speak(sentences) {
     var region = document.getElementById("announcer");
-    if (!region) {
+    if (!region || !sentences.length) {
       return;
     }
-    var sentences = Array.prototype.filter.call(live.querySelectorAll("#log-lines > li[data-key]"), function (line) {
-      var ownClick = line.hasAttribute("data-mine") && line.classList.contains("kind-player");
-      return Number(line.getAttribute("data-key")) > old.newest && !ownClick;
+    if (!pending.length) {
+      // Emptied first and filled in a later task, so that the same words twice in a row are read twice; one
+      // fill for all that arrived meanwhile, so that no announcement overwrites another before it was read.
+      region.textContent = "";
+      window.setTimeout(function () {
+        region.textContent = pending.join(" ");
+        pending = [];
+      }, 50);
+    }
+    pending = pending.concat(sentences);
+  }
+
+  // "Bot 2 played 7♥. Your turn." in the polite live region: the others' moves since the table the reader last got,
+  // oldest first, then the change of turn. The reader's own clicks are not read back to them (their forced moves
+  // are: nobody clicked those).
+  function announce(live) {
+    var old = heard;
+    heard = told(live);
+    var fresh = Array.prototype.filter.call(logLines(live), function (line) {
+      return Number(line.getAttribute("data-key")) > old.newest;
+    });
+    var sentences = fresh.filter(function (line) {
+      return !(line.hasAttribute("data-mine") && line.classList.contains("kind-player"));
     }).reverse().slice(-MAX_SPOKEN_MOVES).map(function (line) {
       return spoken(line) + ".";
     });
-    var turn = turnOf(live);
-    // The turn came (back) to the reader: after the others played, even if it was theirs before the refresh.
-    if (turn === "mine" && (old.turn !== "mine" || sentences.length)) {
+    // The turn came (back) to the reader: from someone else, or after moves (the others', or only the reader's own,
+    // say a trick they won) that left it with them. A refresh that brought no move does not repeat it.
+    if (heard.turn === "mine" && (old.turn !== "mine" || fresh.length)) {
       sentences.push("Your turn.");
-    } else if (turn !== old.turn && turn === "over") {
+    } else if (heard.turn === "over" && old.turn !== "over") {
       var result = live.querySelector("#turn-panel .result");
       sentences.push("The match is over." + (result ? " " + spoken(result) : ""));
     }
-    if (!sentences.length) {
-      return;
-    }
-    // Emptied first so that the same words twice in a row are read twice.
-    region.textContent = "";
-    window.setTimeout(function () {
-      region.textContent = sentences.join(" ");
-    }, 50);
+    speak(sentences);
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
@@ -166,29 +214,38 @@
       focusInPanel: Boolean(focused && focused.closest && focused.closest("#turn-panel")),
       // A move: a form of the move panel was sent. Its answer brings the next turn, or "Waiting for ...".
       moved: config.verb === "post" && Boolean(source && source.closest && source.closest("#turn-panel")),
-      newest: newestLine(live),
-      turn: turnOf(live),
     };
   });
 
+  // htmx fires this on each element a response put in the page: the table and the header's "Your turn" count
+  // (out of band), after both are in. Only a new #live is handled, once.
   document.addEventListener("htmx:afterSwap", function () {
     var live = document.getElementById("live");
-    var old = before;
-    before = null;
-    if (!old || !live) {
+    if (!live || live === shown || heard === null) {
       return;
     }
-    old.places.forEach(restorePlace);
-    // After a move the keyboard is back on the move panel, one Tab from the next choice, not on the page.
-    var target = old.moved ? null : old.focus && live.querySelector(old.focus);
-    if (!target && (old.moved || old.focusInPanel)) {
-      target = document.getElementById("turn-panel");
+    shown = live;
+    var old = before;
+    before = null;
+    if (old) {
+      old.places.forEach(restorePlace);
+      // After a move the keyboard is back on the move panel, one Tab from the next choice, not on the page.
+      var target = old.moved ? null : old.focus && live.querySelector(old.focus);
+      if (!target && (old.moved || old.focusInPanel)) {
+        target = document.getElementById("turn-panel");
+      }
+      if (target) {
+        target.focus({ preventScroll: !old.moved });
+      }
     }
-    if (target) {
-      target.focus({ preventScroll: !old.moved });
-    }
-    announce(old, live);
+    announce(live);
   });
+
+  var table = document.getElementById("live");
+  if (table) {
+    shown = table;
+    heard = told(table);
+  }
 
   // The chat reads oldest first, so it opens scrolled to the newest message.
   document.querySelectorAll('[data-keep-scroll="bottom"]').forEach(function (box) {

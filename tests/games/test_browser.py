@@ -1,8 +1,9 @@
 """Issue 6 in a real browser: sign up, play Karnoffel against three bots to the end, and photograph every table.
 
 Runs Debian's chromium through Playwright against pytest-django's live server.
-Bots move in Celery tasks, run eagerly here, so each human move comes back with
-the bots' replies already played. ``PARLOUR_SAVE_SCREENSHOTS=1`` writes the
+Bots move in Celery tasks, run eagerly here: a human move's answer shows the table
+as that move left it (rendered from the rows the move wrote), and the bots' replies,
+already played, arrive with the table's next refresh. ``PARLOUR_SAVE_SCREENSHOTS=1`` writes the
 table pictures to docs/screenshots/ (the committed ones); otherwise they go to
 the test's tmp dir so that CI exercises the same path without touching the tree.
 """

@@ -153,3 +153,75 @@ def test_sealed_bids_sent_at_once_all_count_and_leave_the_seats_in_step(no_conne
     assert match.version == version + len(to_act) == Move.objects.filter(match=match).count()
     awaiting = sorted(match.seats.filter(awaiting=True).values_list("number", flat=True))
     assert awaiting == ([] if match.is_over else match.engine.to_act(match.state))
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_move_locks_the_match_before_its_seats(no_connection_left: None) -> None:
+    """The order every path that locks both takes (timeouts, vacations, invitations): no deadlock with a move.
+
+    One transaction holds the match, as the timeout's claim does; a move's read (``match_locked``) starts
+    meanwhile and must wait on the match without holding any seat, so the first transaction can still
+    update a seat (with a short lock timeout, which fails if the move's read took the seats first).
+    """
+    from django.db import transaction
+
+    from games.models import Seat
+    from games.selectors import match_locked
+
+    game = game_names()[0]
+    match = make_match(game, users=[UserFactory() for _ in range(get_game(game).MIN_PLAYERS)])
+    seat_id = match.seats.order_by("number").values_list("pk", flat=True).first()
+    held, released = threading.Event(), threading.Event()
+    outcome: dict[str, str] = {}
+
+    def holder() -> None:
+        try:
+            with transaction.atomic():
+                Match.objects.select_for_update().get(pk=match.pk)
+                held.set()
+                # Give the mover's read the time to reach the match lock and queue behind it.
+                deadline = time.monotonic() + 5
+                while time.monotonic() < deadline and not _waiting_on_a_lock():
+                    time.sleep(0.02)
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '2s'")
+                Seat.objects.filter(pk=seat_id).update(timeouts_in_row=1)
+            outcome["holder"] = "ok"
+        except Exception as exc:  # noqa: BLE001 - reported below
+            outcome["holder"] = f"error: {exc!r}"
+        finally:
+            released.set()
+            _thread_pids.append(connection.connection.info.backend_pid)
+            connection.close()
+
+    def mover() -> None:
+        try:
+            assert held.wait(THREAD_TIMEOUT)
+            with transaction.atomic():
+                found = match_locked(match.pk)
+                outcome["mover"] = "ok" if found is not None and released.is_set() else "read before the release"
+                outcome["seen"] = str(next(s for s in found[1] if s.pk == seat_id).timeouts_in_row) if found else ""
+        except Exception as exc:  # noqa: BLE001 - reported below
+            outcome["mover"] = f"error: {exc!r}"
+        finally:
+            _thread_pids.append(connection.connection.info.backend_pid)
+            connection.close()
+
+    threads = [threading.Thread(target=holder), threading.Thread(target=mover)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=THREAD_TIMEOUT)
+    assert not any(thread.is_alive() for thread in threads)
+    # The mover waited for the holder and then saw the seat as the holder left it.
+    assert outcome == {"holder": "ok", "mover": "ok", "seen": "1"}
+
+
+def _waiting_on_a_lock() -> bool:
+    """Whether another session of this test waits for a row lock."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+        )
+        return cursor.fetchone()[0] > 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from unittest import mock
@@ -323,3 +324,49 @@ def test_the_dashboard_tells_a_player_on_vacation_until_when(clock: Clock) -> No
     assert "You are on vacation" not in client.get("/").content.decode()
     vacation_start(user=ann, days=2)
     assert "You are on vacation until Wednesday 4 March, 09:00" in client.get("/").content.decode()
+
+
+def test_an_auto_vacation_day_is_written_in_the_log_that_everyone_reads(clock: Clock) -> None:
+    users = [UserFactory() for _ in range(4)]
+    match = clocked(make_match("rentz", users=users))
+    seat = Seat.objects.select_related("user").get(match=match, awaiting=True)
+    player = seat.user
+    assert player is not None
+    User.objects.filter(pk=player.pk).update(auto_vacation=True, vacation_days_used=12, vacation_year=2026)
+    lines_before = len(Match.objects.get(pk=match.pk).recent_moves)
+
+    clock.advance(24 * HOUR + timedelta(minutes=1))
+    assert match_timeouts(match_id=match.pk) == 0
+
+    match.refresh_from_db()
+    assert len(match.recent_moves) == lines_before + 1
+    line = match.recent_moves[-1]
+    assert (line["seat"], line["kind"]) == (seat.number, "vacation")
+    assert line["ply"] == match.version - 1  # numbered with the move before it: the next move still reads as newer
+    other = next(u for u in users if u.pk != player.pk)
+    client = Client()
+    client.force_login(other)
+    page = client.get(match.get_absolute_url()).content.decode()
+    log = page.split('id="log-lines"', 1)[1].split("</ol>", 1)[0]
+    shown = [li for li in log.split("<li")[1:] if "ran out of time: a vacation day was spent, a day more to play" in li]
+    assert len(shown) == 1 and player.name in shown[0]
+    # Public, and no more: not how many days the player has left, which stays their own.
+    assert line["text"] == "ran out of time: a vacation day was spent, a day more to play"
+
+    clock.advance(DAY)  # the second day left is spent too, and logged again
+    assert match_timeouts(match_id=match.pk) == 0
+    clock.advance(DAY)  # none left: the timeout happens, with no vacation line
+    assert match_timeouts(match_id=match.pk) == 1
+    match.refresh_from_db()
+    kinds = [m["kind"] for m in match.recent_moves[lines_before:]]
+    assert kinds[:3] == ["vacation", "vacation", "timeout"]
+    # On the page each line has a key of its own, between the move before and the move after (parlour.js
+    # keys the reader's place and the announcements by it), and a note shows no number of its own.
+    page = client.get(match.get_absolute_url()).content.decode()
+    log = page.split('id="log-lines"', 1)[1].split("</ol>", 1)[0]
+    keys = re.findall(r'data-key="([^"]+)"', log)
+    assert len(keys) == len(set(keys)), keys
+    numbers = [float(k) for k in keys]
+    assert numbers == sorted(numbers, reverse=True)
+    notes = [k for k in keys if "." in k]
+    assert len(notes) == 2 and notes[0].split(".")[0] == notes[1].split(".")[0] and notes[0] != notes[1]

@@ -1,0 +1,584 @@
+"""Fuzzed posts to every league view that changes something: never a 500, no change on refused input, and a word.
+
+One world per test: a public club running a season and taking registrations for the next, a private
+club of someone else with its own season, invitations live, used and expired. Each example posts odd
+values (wrong types, huge and unicode text, impossible dates, unicode digits) to a view, with ids of
+this club's objects, other clubs' objects, other people and none at all, as the organizer, a player,
+an outsider or a member of the other club. A snapshot of every league row (and each match's version)
+is taken before and after, inside a savepoint that is rolled back, so every example meets the same world.
+
+The oracle: the status is below 500; the rows changed only on a success (a redirect without an error
+message); rows unchanged means the person was told why: a form error shown on the page, a message, or a
+4xx page with a sentence. A few valid no-ops (setting a member's role to the one they have) are named.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from django.contrib import messages as message_levels
+from django.contrib.messages import get_messages
+from django.core.cache import cache
+from django.db import transaction
+from django.forms import BaseForm
+from django.http import HttpResponse
+from django.template.context import Context
+from django.test import Client
+from django.test.utils import ContextList
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import escape
+from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import strategies as st
+
+from accounts.models import User
+from engine import GAMES, get_game
+from games.clocks import PRESETS
+from games.models import Match, Seat
+from leagues import services, tiebreaks
+from leagues.forms import DivisionForm
+from leagues.models import (
+    AuditEntry,
+    Club,
+    ClubInvitation,
+    Entrant,
+    Fixture,
+    League,
+    Membership,
+    Rating,
+    Round,
+    Season,
+    Standing,
+)
+from tests.leagues.factories import UserFactory, make_club, make_league, make_season, member
+
+pytestmark = pytest.mark.django_db
+FUZZ = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+# --- values ---------------------------------------------------------------------------------------
+
+UNICODE_DIGITS = "0123456789²³¹٣۴߅१๓໕༣၃႓៣０１９𝟎𝟗-+.eE_ "
+EDGE = [
+    *("", " ", "\x00", "a\x00b", "null", "[]", "{}", "-1", "0", "1e309", "NaN", "inf", "-inf", "²", "٣"),
+    *("9" * 30, "<script>alert(1)</script>", "\u202e", "on", "off", "true", "False", "../..", "%00", "'; --"),
+]
+HUGE = st.sampled_from(["x" * 5000, "9" * 5000, "²" * 4001, "é" * 3000, "<b>" * 2000])
+TEXT = st.one_of(st.text(max_size=60), st.sampled_from(EDGE), HUGE)
+NUMBER = st.one_of(
+    st.integers(min_value=-(10**20), max_value=10**20).map(str),
+    st.floats().map(str),
+    st.text(alphabet=UNICODE_DIGITS, max_size=8),
+    st.sampled_from(EDGE),
+)
+DATE = st.one_of(
+    st.dates().map(str),
+    st.sampled_from(["2026-02-30", "0001-01-01", "9999-12-31", "2026-13-01", "10000-01-01", "2026-1-1", "1/2/2026"]),
+    TEXT,
+)
+EXTREME_TIMES = ["0001-01-01T00:00", "9999-12-31T23:59", "2026-02-30T10:00", "2026-06-01T24:00", "2026-06-01T10:00"]
+DATETIME = st.one_of(
+    st.datetimes().map(lambda d: d.isoformat(timespec="minutes")),
+    st.sampled_from(EXTREME_TIMES),
+    st.sampled_from(EXTREME_TIMES),
+    st.sampled_from(["2026-06-01 10:00:00", "2026-06-01", "10:00", "2026-03-29T02:30", "2026-11-01T01:30"]),
+    TEXT,
+)
+ODD_IDS = st.one_of(st.integers(min_value=0, max_value=10**18 - 1), st.sampled_from([0, 1, 2, 10**9, 2**31]))
+
+
+def choice(valid: list[str], odd: st.SearchStrategy[str] = TEXT) -> st.SearchStrategy[str]:
+    """Mostly a value the form offers, often anything at all."""
+    return st.one_of(st.sampled_from(valid), st.sampled_from(valid), odd)
+
+
+# --- the world ------------------------------------------------------------------------------------
+
+
+@dataclass(repr=False)
+class World:
+    club: Club
+    league: League
+    running: Season  # started, its first round's match being played
+    open: Season  # taking registrations, two divisions
+    other_club: Club  # private, of someone else
+    other_league: League
+    other_season: Season
+    users: dict[str, User]
+    tokens: dict[str, str]
+    clients: dict[str, Client] = field(default_factory=dict)
+
+    def __repr__(self) -> str:
+        return "World(the clubs of build())"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # noqa: ANN401 - hypothesis's pretty printer
+        printer.text(repr(self))
+
+    def client(self, who: str) -> Client:
+        client = self.clients[who]
+        client.cookies.pop("messages", None)  # a message left by an earlier example is not this one's answer
+        return client
+
+    def season_url(self, name: str, season: Season, *args: Any) -> str:
+        return reverse(name, args=[self.club.slug, self.league.slug, season.number, *args])
+
+
+def build() -> World:
+    # West of UTC: the latest date a form takes is past the last day a database can store in UTC.
+    organizer = UserFactory(time_zone="America/Los_Angeles")
+    club = make_club(organizer=organizer, name="Fuzz Club")
+    player, target = member(club), member(club)
+    league = make_league(club=club)
+    running = make_season(league=league, players=[player, UserFactory(), UserFactory(), UserFactory()], rounds=1)
+    open_ = services.season_create(league=league, actor=organizer, rounds=2, divisions=2)
+    services.season_open_registration(season=open_, actor=organizer)
+    entrant = member(club)
+    for user in (entrant, member(club), member(club)):
+        services.season_register(season=open_, user=user)
+    other_organizer = UserFactory()
+    other_club = make_club(organizer=other_organizer, public=False, name="Private Club")
+    other_member = member(other_club)
+    other_league = make_league(club=other_club)
+    other_season = make_season(league=other_league, players=4, rounds=1)
+    live = services.club_invite(club=club, actor=organizer, email="invited@fuzz.test")
+    other_live = services.club_invite(club=other_club, actor=other_organizer, email="elsewhere@fuzz.test")
+    used = services.club_invite(club=club, actor=organizer, email="used@fuzz.test")
+    ClubInvitation.objects.filter(pk=used.pk).update(accepted_at=timezone.now(), accepted_by=target)
+    expired = services.club_invite(club=club, actor=organizer, email="late@fuzz.test")
+    ClubInvitation.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(days=1))
+    users = {
+        "organizer": organizer,
+        "player": player,
+        "target": target,
+        "entrant": entrant,
+        "outsider": UserFactory(),
+        "other_member": other_member,
+        "other_organizer": other_organizer,
+    }
+    tokens = {"live": live.token, "other": other_live.token, "used": used.token, "expired": expired.token}
+    # Logged in once, outside the examples' savepoints, which would roll the sessions back.
+    clients = {who: Client(raise_request_exception=False) for who in users}
+    for who, client in clients.items():
+        client.force_login(users[who])
+    return World(club, league, running, open_, other_club, other_league, other_season, users, tokens, clients)
+
+
+@pytest.fixture
+def world() -> World:
+    return build()
+
+
+SNAPSHOT = [Club, Membership, ClubInvitation, League, Season, Entrant, Round, Fixture, Standing, AuditEntry, Rating]
+
+
+def snapshot() -> dict[str, list[dict[str, Any]]]:
+    rows = {model.__name__: list(model.objects.order_by("pk").values()) for model in SNAPSHOT}
+    rows["Match"] = list(Match.objects.order_by("pk").values("pk", "status", "version"))
+    rows["Seat"] = list(Seat.objects.order_by("pk").values("pk", "user_id", "bot_level"))
+    return rows
+
+
+# --- what the person was told ---------------------------------------------------------------------
+
+SENTENCE = re.compile(r"[A-Z][^<>.!?]{3,}[.!?]")
+
+
+def _forms(response: HttpResponse) -> list[BaseForm]:
+    layers = response.context if isinstance(response.context, ContextList) else [response.context]
+    found: dict[int, BaseForm] = {}
+    for layer in layers:
+        if isinstance(layer, Context):
+            for value in layer.flatten().values():
+                if isinstance(value, BaseForm):
+                    found[id(value)] = value
+    return list(found.values())
+
+
+def errors_shown(response: HttpResponse) -> list[str]:
+    """The form errors and error messages a rendered page shows; fails if the page hides one."""
+    html = response.content.decode()
+    errors = [str(m) for form in _forms(response) for ms in form.errors.values() for m in ms]
+    hidden = [m for m in errors if escape(m) not in html]
+    assert not hidden, f"refused with reasons the page does not show: {hidden}"
+    return errors + re.findall(r'<li class="error">([^<]+)</li>', html)
+
+
+def error_messages(response: HttpResponse) -> list[str]:
+    return [str(m) for m in get_messages(response.wsgi_request) if m.level >= message_levels.ERROR]
+
+
+def told(response: HttpResponse) -> bool:
+    status = response.status_code
+    if status == 302:
+        return bool(list(get_messages(response.wsgi_request)))
+    if status == 200:
+        return bool(errors_shown(response))
+    text = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return 400 <= status < 500 and SENTENCE.search(text) is not None
+
+
+# --- the cases ------------------------------------------------------------------------------------
+
+Draw = Callable[[st.SearchStrategy[Any]], Any]
+
+
+@dataclass(frozen=True, repr=False)
+class Case:
+    """A view that changes something: who posts, to which address, what; and which posts are valid no-ops."""
+
+    name: str
+    who: list[str]
+    url: Callable[[World, Draw], str]
+    data: Callable[[World, Draw], dict[str, Any]] = lambda w, draw: {}
+    noop: Callable[[World, str, str, dict[str, Any]], bool] = lambda w, who, url, data: False
+
+    def __repr__(self) -> str:
+        return f"Case({self.name!r})"
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # noqa: ANN401 - hypothesis's pretty printer
+        printer.text(repr(self))
+
+
+def mostly(usual: Any, others: list[Any], odd: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:  # noqa: ANN401
+    """The usual value three times in five, so that most examples reach the form; else another's, or anything."""
+    return st.one_of(st.just(usual), st.just(usual), st.just(usual), st.sampled_from(others), odd)
+
+
+def _slug(usual: str, others: list[str], draw: Draw) -> str:
+    return quote(draw(mostly(usual, others, TEXT)), safe="")
+
+
+def _user_id(w: World, draw: Draw) -> int:
+    people = [u.pk for u in w.users.values()]
+    result: int = draw(st.one_of(st.sampled_from(people), st.sampled_from(people), ODD_IDS))
+    return result
+
+
+def _who(usual: str, *others: str) -> list[str]:
+    """Who posts: the usual actor (the organizer, mostly) three times in five."""
+    return [usual] * -(-3 * len(others) // 2) + list(others)
+
+
+def _season(w: World, draw: Draw, *extra: Season) -> Season:
+    found: Season = draw(st.sampled_from([w.running, w.open, *extra]))
+    return found
+
+
+def _league_data(w: World, draw: Draw) -> dict[str, Any]:
+    game = draw(choice(sorted(GAMES)))
+    module = get_game(game) if game in GAMES else get_game("renfield")
+    fields = {
+        "name": choice(["Winter League", "  Spaced  "]),
+        "game": st.just(game),
+        "table_size": choice([str(module.MIN_PLAYERS), str(module.MAX_PLAYERS)], NUMBER),
+        "time_control": choice([*PRESETS, "custom"]),
+        "timeout_bot_level": choice(list(Seat.BotLevel.values)),
+        "scoring": choice(list(League.Scoring.values)),
+    }
+    optional = {
+        "place_points": choice(["", "4,2,1,0", "3;2;1", "1,2,3", "-1,0", "nan,1"], NUMBER),
+        "rated": choice(["on"]),
+        **{f"tc_{n}": choice(["1", "24", "0.5"], NUMBER) for n in ("initial", "increment", "cap")},
+        **{f"tiebreak_{n}": choice(["", *tiebreaks.TIEBREAKS]) for n in range(1, len(tiebreaks.TIEBREAKS) + 1)},
+        **{
+            f"opt_{entry['name']}": choice([str(entry.get("default", "")), "on", "1"], NUMBER)
+            for entry in module.OPTIONS
+        },
+    }
+    data: dict[str, Any] = draw(st.fixed_dictionaries(fields, optional=optional))
+    return data
+
+
+def _league_url(name: str) -> Callable[[World, Draw], str]:
+    def url(w: World, draw: Draw) -> str:
+        club, league = draw(mostly((w.club, w.league), [(w.other_club, w.other_league)], st.nothing()))
+        game = quote(draw(choice(sorted(GAMES))), safe="")
+        args = [club.slug] if name == "leagues-league-create" else [club.slug, league.slug]
+        return reverse(name, args=args) + f"?game={game}"
+
+    return url
+
+
+def _same_role(w: World, who: str, url: str, data: dict[str, Any]) -> bool:
+    """The organizer sets a member's role to the one they have: nothing to change, nothing to say."""
+    found = re.search(r"/members/(\d+)/role/", url)
+    membership = Membership.objects.filter(club=w.club, user_id=int(found.group(1)) if found else 0).first()
+    return who == "organizer" and membership is not None and data.get("role") == membership.role
+
+
+def _same_division(w: World, who: str, url: str, data: dict[str, Any]) -> bool:
+    found = re.search(r"/entrants/(\d+)/division/", url)
+    entrant = Entrant.objects.filter(pk=int(found.group(1)) if found else 0, season__league=w.league).first()
+    form = DivisionForm(data)
+    return (
+        who == "organizer"
+        and entrant is not None
+        and form.is_valid()
+        and form["division"].data is not None
+        and (form.cleaned_data["division"] == entrant.division)
+    )
+
+
+def _round_url(w: World, draw: Draw) -> str:
+    season = _season(w, draw)
+    mine = list(Round.objects.filter(season=w.running).values_list("pk", flat=True))
+    theirs = list(Round.objects.filter(season=w.other_season).values_list("pk", flat=True))
+    round_id = draw(mostly(mine[0], theirs, ODD_IDS))
+    return w.season_url("leagues-round-dates", season, round_id)
+
+
+def _entrant_url(w: World, draw: Draw) -> str:
+    season = draw(mostly(w.open, [w.running], st.nothing()))
+    mine = list(Entrant.objects.filter(season=w.open).values_list("pk", flat=True))
+    others = list(Entrant.objects.exclude(season=w.open).values_list("pk", flat=True))
+    entrant_id = draw(st.one_of(st.sampled_from(mine), st.sampled_from(mine), st.sampled_from(others), ODD_IDS))
+    return w.season_url("leagues-entrant-division", season, entrant_id)
+
+
+def _fixtures(w: World) -> list[Fixture]:
+    return list(Fixture.objects.filter(round__season__in=[w.running, w.other_season]).select_related("round"))
+
+
+def _result_url(w: World, draw: Draw) -> str:
+    mine, theirs = [f.pk for f in _fixtures(w) if f.round.season_id == w.running.pk], [f.pk for f in _fixtures(w)]
+    return w.season_url("leagues-result", w.running, draw(mostly(mine[0], theirs, ODD_IDS)))
+
+
+def _result_data(w: World, draw: Draw) -> dict[str, Any]:
+    seats = [str(e) for f in _fixtures(w) for e in f.seats if e is not None]
+    places = {f"adjust-place_{n}": choice(["1", "2", "3", "4"], NUMBER) for n in range(5)}
+    optional = {
+        "action": choice(["forfeit", "adjust"]),
+        "forfeit-entrants": st.lists(st.one_of(st.sampled_from(seats), NUMBER), max_size=5),
+        "forfeit-reason": choice(["Did not turn up."]),
+        "adjust-reason": choice(["Scored by hand."]),
+        **places,
+    }
+    data: dict[str, Any] = draw(st.fixed_dictionaries({}, optional=optional))
+    return data
+
+
+PLAIN_SEASON = {
+    "rounds": "2",
+    "divisions": "1",
+    "promote": "0",
+    "relegate": "0",
+    "round_mode": "all",
+    "fill": "bots",
+    "settle": "bots",
+}
+SEASON_ACTIONS = [
+    "leagues-season-registration",
+    "leagues-season-register",
+    "leagues-season-withdraw",
+    "leagues-fixtures-generate",
+    "leagues-season-start",
+]
+
+CASES = [
+    Case(
+        "club create",
+        ["outsider", "player"],
+        lambda w, draw: reverse("leagues-club-create"),
+        lambda w, draw: draw(
+            st.fixed_dictionaries(
+                {"name": choice(["A New Club"])}, optional={"description": TEXT, "public": choice(["on"])}
+            )
+        ),
+    ),
+    Case(
+        "club join",
+        ["outsider", "player", "other_member"],
+        lambda w, draw: f"/leagues/c/{_slug(w.club.slug, [w.other_club.slug], draw)}/join/",
+    ),
+    Case(
+        "club invite",
+        _who("organizer", "player", "other_organizer"),
+        lambda w, draw: f"/leagues/c/{_slug(w.club.slug, [w.other_club.slug], draw)}/invite/",
+        lambda w, draw: draw(
+            st.fixed_dictionaries(
+                {"email": st.one_of(st.emails(), st.sampled_from(["new@fuzz.test", w.users["player"].email]), TEXT)},
+                optional={"role": choice(list(Membership.Role.values))},
+            )
+        ),
+    ),
+    Case(
+        "invitation link",
+        ["outsider", "player", "other_member"],
+        lambda w, draw: "/leagues/invite/" + _slug(w.tokens["live"], list(w.tokens.values()), draw) + "/",
+    ),
+    Case(
+        "member role",
+        _who("organizer", "player", "other_organizer"),
+        lambda w, draw: f"/leagues/c/{_slug(w.club.slug, [w.other_club.slug], draw)}/members/{_user_id(w, draw)}/role/",
+        lambda w, draw: draw(st.fixed_dictionaries({}, optional={"role": choice(list(Membership.Role.values))})),
+        _same_role,
+    ),
+    Case(
+        "member remove",
+        _who("organizer", "player", "target", "other_organizer"),
+        lambda w, draw: (
+            f"/leagues/c/{_slug(w.club.slug, [w.other_club.slug], draw)}/members/{_user_id(w, draw)}/remove/"
+        ),
+    ),
+    Case("league create", _who("organizer", "player"), _league_url("leagues-league-create"), _league_data),
+    Case("league edit", _who("organizer", "player"), _league_url("leagues-league-edit"), _league_data),
+    Case(
+        "season create",
+        _who("organizer", "player"),
+        _league_url("leagues-season-create"),
+        lambda w, draw: draw(
+            st.fixed_dictionaries(
+                {
+                    "rounds": choice(["1", "3"], NUMBER),
+                    "divisions": choice(["1", "2"], NUMBER),
+                    "promote": choice(["0", "1"], NUMBER),
+                    "relegate": choice(["0", "1"], NUMBER),
+                    "round_mode": choice(list(Season.RoundMode.values)),
+                    "fill": choice(list(Season.Fill.values)),
+                    "settle": choice(list(Season.Settle.values)),
+                },
+                optional={"name": choice(["Autumn"]), "starts_on": DATE, "ends_on": DATE},
+            )
+        ),
+    ),
+    Case(
+        "season actions",
+        _who("organizer", "player", "entrant", "outsider", "other_member"),
+        lambda w, draw: w.season_url(draw(st.sampled_from(SEASON_ACTIONS)), _season(w, draw)),
+        lambda w, draw: draw(st.fixed_dictionaries({}, optional={"action": choice(["open", "close"])})),
+    ),
+    Case(
+        "round dates",
+        _who("organizer", "player"),
+        _round_url,
+        lambda w, draw: draw(st.fixed_dictionaries({}, optional={"play_by": DATETIME, "opens_at": DATETIME})),
+    ),
+    Case(
+        "entrant division",
+        _who("organizer", "entrant"),
+        _entrant_url,
+        lambda w, draw: draw(st.fixed_dictionaries({}, optional={"division": choice(["1", "2"], NUMBER)})),
+        _same_division,
+    ),
+    Case("result", _who("organizer", "player"), _result_url, _result_data),
+    Case(
+        "season finish",
+        _who("organizer", "player"),
+        lambda w, draw: w.season_url("leagues-season-finish", _season(w, draw)),
+        lambda w, draw: draw(
+            st.fixed_dictionaries({}, optional={"promote": choice(["0", "1"], NUMBER), "relegate": NUMBER})
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+@FUZZ
+@given(data=st.data())
+def test_a_fuzzed_league_post_never_crashes_changes_nothing_when_refused_and_says_why(
+    world: World, case: Case, data: st.DataObject
+) -> None:
+    who = data.draw(st.sampled_from(case.who), label="who")
+    url = case.url(world, data.draw)
+    posted = case.data(world, data.draw)
+    note(f"{who} posts to {url}: {posted!r}"[:2000])
+    cache.clear()
+    with transaction.atomic():  # whatever the post did is undone: every example meets the same world
+        before = snapshot()
+        response = world.client(who).post(url, posted)
+        assert response.status_code < 500, response.status_code
+        changed = snapshot() != before
+        event(f"{response.status_code} {'changed' if changed else 'unchanged'}")
+        if changed:
+            assert response.status_code == 302, f"changed the rows but answered {response.status_code}"
+            assert error_messages(response) == [], "changed the rows and said it was refused"
+        elif not case.noop(world, who, url, posted):
+            assert told(response), f"refused without a word: {response.status_code}"
+        transaction.set_rollback(True)
+
+
+# --- the ones that must get through, so that the fuzzing reaches past the forms --------------------
+
+
+def test_the_plain_posts_these_probes_bend_are_accepted(world: World) -> None:
+    """Each case's usual post by the organizer changes something: a fuzzed one that is refused is refused for
+    its values, not because the probe never reached the view."""
+    organizer = world.client("organizer")
+    running_fixture = Fixture.objects.filter(round__season=world.running).first()
+    assert running_fixture is not None
+    posts = [
+        (reverse("leagues-club-create"), {"name": "Plain Club"}),
+        (f"/leagues/c/{world.club.slug}/invite/", {"email": "plain@fuzz.test", "role": "player"}),
+        (f"/leagues/c/{world.club.slug}/members/{world.users['target'].pk}/role/", {"role": "organizer"}),
+        (
+            reverse("leagues-league-create", args=[world.club.slug]) + "?game=renfield",
+            {"name": "Plain", "game": "renfield", "table_size": "4", "time_control": "2d"}
+            | {"timeout_bot_level": "basic", "scoring": "places", "tiebreak_1": "points"},
+        ),
+        (reverse("leagues-season-create", args=[world.club.slug, world.league.slug]), PLAIN_SEASON),
+        (world.season_url("leagues-season-registration", world.open), {"action": "close"}),
+        (
+            world.season_url("leagues-round-dates", world.running, running_fixture.round_id),
+            {"play_by": "2030-06-01T10:00"},
+        ),
+        (
+            world.season_url("leagues-entrant-division", world.open, world.open.entrants.first().pk),  # type: ignore[union-attr]
+            {"division": "1"},
+        ),
+        (
+            world.season_url("leagues-result", world.running, running_fixture.pk),
+            {"action": "forfeit", "forfeit-entrants": [running_fixture.seats[0]], "forfeit-reason": "No show."},
+        ),
+    ]
+    for url, posted in posts:
+        with transaction.atomic():
+            before = snapshot()
+            response = organizer.post(url, posted)
+            assert response.status_code == 302 and snapshot() != before, (url, response.status_code)
+            transaction.set_rollback(True)
+    outsider = world.client("outsider")
+    with transaction.atomic():
+        assert outsider.post(f"/leagues/invite/{world.tokens['live']}/").status_code == 302
+        assert Membership.objects.filter(club=world.club, user=world.users["outsider"]).exists()
+        transaction.set_rollback(True)
+
+
+@pytest.mark.parametrize("when", ["9999-12-31T23:59", "9999-12-31T16:00", "0001-01-01T00:00", "1999-12-31T23:59"])
+@pytest.mark.parametrize("field_name", ["play_by", "opens_at"])
+def test_a_round_date_no_league_could_use_is_refused_with_a_sentence(world: World, when: str, field_name: str) -> None:
+    """The last day of year 9999 in California is past what UTC can hold: that post was a 500."""
+    first = Round.objects.filter(season=world.running, opened_at=None).first() or world.running.round_set.first()
+    assert first is not None
+    before = snapshot()
+    response = world.client("organizer").post(
+        world.season_url("leagues-round-dates", world.running, first.pk), {field_name: when}
+    )
+    assert response.status_code == 302 and snapshot() == before
+    assert error_messages(response) == ["Give dates between the years 2000 and 2199."]
+
+
+# --- query strings --------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(sort=TEXT, show=TEXT, game=TEXT, who=st.sampled_from(["organizer", "player", "outsider"]))
+def test_the_league_pages_take_any_query_string(world: World, sort: str, show: str, game: str, who: str) -> None:
+    client = world.client(who)
+    standings = world.season_url("leagues-standings", world.running)
+    query = f"?sort={quote(sort, safe='')}&all={quote(show, safe='')}"
+    assert client.get(standings + query).status_code == 200
+    assert client.get(standings + query, headers={"HX-Request": "true"}).status_code == 200
+    for name in ("leagues-league-create", "leagues-league-edit"):
+        args = [world.club.slug] if name == "leagues-league-create" else [world.club.slug, world.league.slug]
+        response = client.get(reverse(name, args=args) + f"?game={quote(game, safe='')}")
+        assert response.status_code == (200 if who == "organizer" else 403)
