@@ -256,7 +256,15 @@ def match_detail(request: AuthedRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
     if seat is not None:
         seat_seen(seat=seat)  # a player at the table gets no turn mail
-    return render(request, "games/match.html", _context(request, table_for(match=match, seat=seat)))
+    table = table_for(match=match, seat=seat)
+    presenter = presenter_for(match.game)
+    if request.GET.get("values") == "1" and presenter.reference_template is not None:
+        # The game's reference table, asked for: alone for htmx, else inside the page (no JavaScript).
+        values = presenter.reference(table.view)
+        if request.htmx:
+            return render(request, presenter.reference_template, {"values": values})
+        return render(request, "games/match.html", _context(request, table, values=values))
+    return render(request, "games/match.html", _context(request, table))
 
 
 @login_required

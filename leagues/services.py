@@ -36,6 +36,7 @@ from engine.bots import LEVELS
 from engine.cards import places_from_scores
 from games.clocks import TimeControl
 from games.errors import Refused
+from games.invitations import TOKEN as INVITE_TOKEN
 from games.models import Mail, Match, Move, Seat
 from games.services import SeatSpec, match_create
 from leagues import fixtures as schedules
@@ -208,7 +209,10 @@ def club_join(*, user: User, token: str | None = None, club: Club | None = None)
     with transaction.atomic():
         role: str = Membership.Role.PLAYER
         if token:
-            invitation = ClubInvitation.objects.select_for_update().select_related("club").filter(token=token).first()
+            # A made-up link (any text, a NUL byte even) is an unknown invitation, never a database error.
+            well_formed = INVITE_TOKEN.fullmatch(token) is not None
+            found = ClubInvitation.objects.select_for_update().select_related("club").filter(token=token)
+            invitation = found.first() if well_formed else None
             if invitation is None or invitation.accepted_at is not None:
                 raise LeagueRefused("This invitation has already been used or does not exist.")
             if invitation.expires_at < timezone.now():

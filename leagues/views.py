@@ -26,6 +26,7 @@ from accounts.models import User
 from games.clocks import TimeControl
 from games.errors import Refused
 from games.forms import game_choices
+from games.invitations import TOKEN as INVITE_TOKEN
 from games.presenters.base import ordinal
 from games.views import AuthedRequest, HtmxHttpRequest
 from leagues import fixtures as schedules
@@ -187,7 +188,8 @@ def club_invite(request: AuthedRequest, club_slug: str) -> HttpResponse:
 
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The link in an invitation mail: shows the club and joins it on a post (after logging in)."""
-    invitation = ClubInvitation.objects.select_related("club", "invited_by").filter(token=token).first()
+    found = ClubInvitation.objects.select_related("club", "invited_by").filter(token=token)
+    invitation = found.first() if INVITE_TOKEN.fullmatch(token) else None  # a made-up link: not found
     if request.method == "POST":
         user = _user(request)
         if user is None:

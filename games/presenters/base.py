@@ -87,6 +87,9 @@ class Presenter:
 
     board_template: ClassVar[str] = "games/tables/_generic.html#board"
     details_template: ClassVar[str] = "games/tables/_generic.html#details"
+    # Reference material that never changes during a match (Renfield's card values): shown when the reader
+    # asks for it (``?values=1`` on the table), from ``reference(view)``, not rendered on every refresh.
+    reference_template: ClassVar[str | None] = None
     # Scores are dollars (Renfield): the seat list shows them as money, a debt marked.
     scores_are_money: ClassVar[bool] = False
     # View keys the generic table leaves out: shown elsewhere on the page, or meaningless to a reader.
@@ -379,6 +382,10 @@ class Presenter:
             "details_template": self.details_template,
             **(self.waiting_context(table, viewer_id=viewer_id) if match.status == "waiting" else {}),
         }
+
+    def reference(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        """The data for ``reference_template``; None for a game without one."""
+        return None
 
     def waiting_context(self, table: Any, *, viewer_id: int | None) -> dict[str, Any]:
         """A match waiting for players shows no cards: the deal exists, but nothing of it is shown until all sit.

@@ -29,6 +29,7 @@ WORDS = {
 class RenfieldPresenter(Presenter):
     board_template = "games/tables/renfield.html#board"
     details_template = "games/tables/renfield.html#details"
+    reference_template = "games/tables/renfield.html#card-values"
     scores_are_money = True
     score_heading = "Won or lost"
 
@@ -130,8 +131,11 @@ class RenfieldPresenter(Presenter):
             "rules": self.rules_line(view),
             "trick": trick,
             "history": history,
-            "values": self.value_rows(table),
+            "has_values": any(isinstance(table.get(s), dict) for s in self.engine.SUITS),
         }
+
+    def reference(self, view: dict[str, Any]) -> dict[str, Any] | None:
+        return self.value_rows(view.get("table") or {})
 
     def card_worth(self, code: str, table: dict[str, Any]) -> str:
         """What a card costs the one who takes it: "2 bugs, $1" (key cards and unknown codes: nothing)."""

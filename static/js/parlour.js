@@ -210,6 +210,10 @@
     var focused = document.activeElement;
     before = {
       places: Array.prototype.map.call(live.querySelectorAll("[data-keep-scroll][id]"), scrollPlace),
+      // The folded parts the reader opened (past tricks, hands played) stay open in the new table.
+      opened: Array.prototype.map.call(live.querySelectorAll("details[data-keep-open][open]"), function (d) {
+        return d.getAttribute("data-keep-open");
+      }),
       focus: focusSelector(focused, live),
       focusInPanel: Boolean(focused && focused.closest && focused.closest("#turn-panel")),
       // A move: a form of the move panel was sent. Its answer brings the next turn, or "Waiting for ...".
@@ -229,6 +233,12 @@
     before = null;
     if (old) {
       old.places.forEach(restorePlace);
+      old.opened.forEach(function (name) {
+        var details = live.querySelector('details[data-keep-open="' + CSS.escape(name) + '"]');
+        if (details) {
+          details.open = true;
+        }
+      });
       // After a move the keyboard is back on the move panel, one Tab from the next choice, not on the page.
       var target = old.moved ? null : old.focus && live.querySelector(old.focus);
       if (!target && (old.moved || old.focusInPanel)) {

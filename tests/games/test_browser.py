@@ -275,3 +275,55 @@ def test_the_log_shows_the_newest_moves_and_a_refresh_keeps_the_readers_place(br
     assert page.evaluate(NEWEST_IN_SIGHT)
     watching.close()
     playing.close()
+
+
+# --- folded parts of the table stay as the reader left them -------------------------------------------
+
+
+def _renfield_after_a_trick(user) -> Match:  # noqa: ANN001
+    """Renfield against bots, stopped on the human's turn once a trick has been taken (the tricks are folded)."""
+    match = make_match("renfield", users=[user], level="random")
+    for _ in range(200):
+        match.refresh_from_db()
+        assert match.status == Match.Status.ACTIVE, "the set-up ended the match"
+        if match.engine.view(match.state, 0).get("tricks") and 0 in match.engine.to_act(match.state):
+            return match
+        assert 0 in match.engine.to_act(match.state), "the bots answer each move at once here"
+        action = match.engine.legal_actions(match.state, 0)[0]
+        move_submit(match=match, user=user, seat=0, action=action, version=match.version)
+    raise AssertionError("no trick was taken in 200 moves")
+
+
+def test_what_the_reader_opened_stays_open_and_the_card_values_load_once(browser, site: str) -> None:
+    """The card values load when first opened and survive refreshes untouched (hx-preserve); a folded part the
+    reader opened (the tricks) is open again in the refreshed table (parlour.js)."""
+    player = UserFactory(display_name="Mover")
+    match = _renfield_after_a_trick(player)
+    watcher, mover = Client(), Client()
+    watcher.force_login(UserFactory(display_name="Watcher"))
+    mover.force_login(player)
+    watching = browser.new_context(viewport=DESKTOP)
+    sign_in_as(watching, site, watcher.cookies["sessionid"].value)
+    playing = browser.new_context(viewport=DESKTOP)
+    sign_in_as(playing, site, mover.cookies["sessionid"].value)
+    page, table = watching.new_page(), playing.new_page()
+    loads: list[str] = []
+    page.on("request", lambda request: loads.append(request.url) if "values=1" in request.url else None)
+    page.goto(f"{site}{match.get_absolute_url()}")
+    table.goto(f"{site}{match.get_absolute_url()}")
+    assert page.locator("#card-values table").count() == 0, "the values are not in the page until asked for"
+
+    page.locator("#card-values summary").click()
+    page.wait_for_selector("#card-values table", timeout=STEP_TIMEOUT_MS)
+    page.locator("details[data-keep-open='tricks'] summary").click()
+    assert page.evaluate("document.querySelector(\"details[data-keep-open='tricks']\").open")
+    newest = page.evaluate(NEWEST_KEY)
+    play_one_move(table)
+    page.wait_for_function(NEWER_THAN, arg=newest, timeout=STEP_TIMEOUT_MS)
+
+    assert page.evaluate("document.querySelector('#card-values').open"), "the values stay open"
+    assert page.locator("#card-values table").count() == 1, "and loaded"
+    assert page.evaluate("document.querySelector(\"details[data-keep-open='tricks']\").open"), "the tricks too"
+    assert len(loads) == 1, loads  # loaded once, not again with the refresh
+    watching.close()
+    playing.close()

@@ -98,6 +98,37 @@ def test_renfield_cards_say_what_they_are_worth() -> None:
     assert "What each card is worth (bugs and dollars)" in text
 
 
+def test_renfield_card_values_are_loaded_when_asked_for_and_kept_across_refreshes() -> None:
+    """The values never change during a match: not rendered with every refresh, loaded on demand."""
+    user = UserFactory()
+    match = make_match("renfield", users=[user], bots=2)
+    client = login(user)
+    url = match.get_absolute_url()
+    page = client.get(url).content.decode()
+    details = page.split('id="card-values"', 1)[1].split("</details>", 1)[0]
+    assert 'hx-preserve="true"' in details and 'hx-trigger="toggle once"' in details
+    assert f'hx-get="{url}?values=1"' in details and "<table" not in details  # not rendered until opened
+    assert f'href="{url}?values=1#card-values"' in details  # without JavaScript, a page that shows them
+    # Opened with htmx: the table alone, the default deck's 1 bug and $1 at rank 1.
+    fragment = client.get(url, {"values": "1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert fragment.startswith("<table") and '<th scope="row">1</th><td>1</td><td>$1</td>' in fragment
+    assert 'id="live"' not in fragment
+    # Without JavaScript: the whole page, the details open with the table in them.
+    full = client.get(url, {"values": "1"}).content.decode()
+    opened = full.split('id="card-values"', 1)[1].split("</details>", 1)[0]
+    assert " open>" in opened.split("\n", 1)[0] and "<table" in opened
+    # A refresh of the live part carries the empty, preserved shell only.
+    live = client.get(reverse("games-poll", args=[match.pk]), {"v": "-1"}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="card-values"' in live and "<table" not in live.split('id="card-values"', 1)[1].split("</details>")[0]
+
+
+def test_a_game_without_reference_values_ignores_the_parameter() -> None:
+    user = UserFactory()
+    match = make_match("karnoffel", users=[user], bots=3)
+    response = login(user).get(match.get_absolute_url(), {"values": "1"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and 'id="live"' in response.content.decode()
+
+
 def get_game_table() -> dict[str, object]:
     from engine import renfield
 

@@ -330,6 +330,18 @@ def test_the_invitation_link_opens_the_club_to_whoever_holds_it_once(public: boo
     assert Client().get(reverse("leagues-invite", args=["made-up"])).status_code == 200
 
 
+@pytest.mark.parametrize("token", ["%00", "a%00b", "%C3%A9t%C3%A9", "x" * 65, "a.b"])
+def test_a_made_up_invitation_link_is_not_found_whatever_it_holds(token: str) -> None:
+    """Any text, a NUL byte even (which PostgreSQL refuses in a text column): the link is not valid, no 500."""
+    world = build(public=False)
+    outsider = client_for(world.users["outsider"])
+    url = f"/leagues/invite/{token}/"
+    assert outsider.get(url).status_code == 200
+    response = outsider.post(url, follow=True)
+    assert response.status_code == 200 and "already been used or does not exist" in response.content.decode()
+    assert not Membership.objects.filter(club=world.club, user=world.users["outsider"]).exists()
+
+
 def _get(world: World, role: str, url: str) -> int:
     return client_for(world.users[role]).get(url).status_code
 
