@@ -64,6 +64,7 @@ class Match(models.Model):
 
     # Not columns: what the selectors attach to a match they read for a page, with it in the same queries.
     seat_list: list[Seat]  # every seat with its player (match_for_viewer)
+    viewer_awaiting: int | None  # how many matches await the viewer, when read with the table (match_for_viewer)
     my_seat: Seat  # the viewer's seat (dashboard_for)
 
     class Meta:

@@ -8,7 +8,7 @@ from operator import attrgetter
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, FilteredRelation, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, FilteredRelation, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -140,6 +140,8 @@ def match_for_viewer(*, match_id: int, user: User) -> tuple[Match, Seat | None]:
     seat = next((s for s in seats if s.user_id == user.pk and s.joined), None)
     if seat is None and match.private:
         raise Http404("No such match.")
+    # The header's count for a player at the table came with the seats (``AWAITING_OF_PLAYER``).
+    match.viewer_awaiting = (getattr(seat, "player_awaiting", None) or 0) if seat is not None else None
     return match, seat
 
 
@@ -156,6 +158,19 @@ TABLE_USER_FIELDS = (
 )
 
 
+# On each seat row of the table's read: how many matches await that seat's player (the header's "your turn"
+# count, read with the table instead of by a query of its own). Built once: a correlated subquery has no
+# parameter of its own to change between requests.
+AWAITING_OF_PLAYER = Subquery(
+    Seat.objects.filter(user_id=OuterRef("user_id"), awaiting=True)
+    .order_by()
+    .values("user_id")
+    .annotate(n=Count("pk"))
+    .values("n"),
+    output_field=IntegerField(),
+)
+
+
 def match_and_seats(match_id: int, *, whole_users: bool = False) -> tuple[Match, list[Seat]] | None:
     """The match and its seats (by number) with their players, from one query; None if there is no such match.
 
@@ -168,7 +183,7 @@ def match_and_seats(match_id: int, *, whole_users: bool = False) -> tuple[Match,
     if whole_users:
         query = query.defer("user__password")
     else:
-        query = query.only(*SEAT_FIELDS, *MATCH_FIELDS, *TABLE_USER_FIELDS)
+        query = query.only(*SEAT_FIELDS, *MATCH_FIELDS, *TABLE_USER_FIELDS).annotate(player_awaiting=AWAITING_OF_PLAYER)
     seats = sorted(query.order_by(), key=attrgetter("number"))
     if not seats:
         return None

@@ -246,6 +246,9 @@ def _context(request: AuthedRequest, table: Table, **extra: Any) -> dict[str, An
         "chat_mark": match.chat_mark,
         "play_url": reverse("games-play", args=[match.pk]),
         **presenter_for(match.game).table_context(table, viewer_id=request.user.pk),
+        # The header's count, when it came with the table's read (a player at the table); else the context
+        # processor counts it, lazily.
+        **({"your_turn_count": match.viewer_awaiting} if getattr(match, "viewer_awaiting", None) is not None else {}),
         **extra,
     }
 

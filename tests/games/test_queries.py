@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import ChatMessage, Mail, Match
+from games.models import ChatMessage, Mail, Match, Seat
 from games.services import chat_post, move_submit
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
@@ -63,6 +63,38 @@ def test_a_poll_that_finds_nothing_new_reads_one_narrow_row(watcher: bool) -> No
     assert len(sql) == 3, sql
     assert '"django_session"' in sql[0] and '"accounts_user"' in sql[1]
     assert '"games_match"' in sql[2] and '"accounts_user"' not in sql[2] and '"state"' not in sql[2]
+
+
+def test_the_header_count_comes_with_the_tables_read_for_a_player_at_the_table() -> None:
+    """Session, user, the table's read (with the player's count of awaiting matches): no COUNT of its own."""
+    game = game_names()[0]
+    players = Match(game=game).engine.MIN_PLAYERS
+    user = UserFactory(auto_forced_moves=False)
+    # The player in each seat in turn: whoever acts first, the player is awaited somewhere.
+    matches = [
+        make_match(
+            game, users=[UserFactory() for _ in range(n)] + [user] + [UserFactory() for _ in range(players - n - 1)]
+        )
+        for n in range(players)
+    ]
+    awaiting = Seat.objects.filter(user=user, awaiting=True).count()
+    assert awaiting >= 1, "the setup needs the player awaited somewhere"
+    client = login(user)
+    url = matches[0].get_absolute_url()
+    client.get(url)  # the presence update, at most once a minute
+    with CaptureQueriesContext(connection) as ctx:
+        page = client.get(url).content.decode()
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert len(sql) == 3 and not any(q.startswith("SELECT COUNT(") for q in sql), sql
+    assert '"games_seat"' in sql[2] and "COUNT(" in sql[2]  # the count rides on the table's read
+    badge = page.split('id="your-turn"', 1)[1].split("</a>", 1)[0]
+    assert f'<span class="badge">{awaiting}</span>' in badge
+    # A watcher's header is counted on its own, and right.
+    watcher = UserFactory()
+    make_match(game, users=[watcher, *[UserFactory() for _ in range(players - 1)]])
+    mine = Seat.objects.filter(user=watcher, awaiting=True).count()
+    seen = login(watcher).get(url).content.decode().split('id="your-turn"', 1)[1].split("</a>", 1)[0]
+    assert (f'<span class="badge">{mine}</span>' in seen) if mine else ('class="badge"' not in seen)
 
 
 # Session, user; the player's matches with all their seats and players; the open matches to watch with
