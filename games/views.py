@@ -277,12 +277,17 @@ def poll(request: AuthedRequest, match_id: int) -> HttpResponse:
 
     Most polls find nothing new: they read one narrow row (``poll_marks``), not the table.
     """
-    marks = poll_marks(match_id=match_id, user=request.user)
-    if marks.seat is not None:
-        seat_seen(seat=marks.seat)  # polling is how a player at the table is seen there
-    if request.GET.get("v") == str(marks.version) and request.GET.get("c") == str(marks.chat_mark):
-        return HttpResponse(status=204 if not marks.is_over else HttpResponseStopPolling.status_code)
-    match, seat = match_for_viewer(match_id=match_id, user=request.user)
+    if "v" in request.GET:  # the table's own polls say which version they show: compare first
+        marks = poll_marks(match_id=match_id, user=request.user)
+        if marks.seat is not None:
+            seat_seen(seat=marks.seat)  # polling is how a player at the table is seen there
+        if request.GET["v"] == str(marks.version) and request.GET.get("c") == str(marks.chat_mark):
+            return HttpResponse(status=204 if not marks.is_over else HttpResponseStopPolling.status_code)
+        match, seat = match_for_viewer(match_id=match_id, user=request.user)
+    else:  # no version to compare: the live part is what is asked for
+        match, seat = match_for_viewer(match_id=match_id, user=request.user)
+        if seat is not None:
+            seat_seen(seat=seat)
     response = render(request, "games/match.html#live", _context(request, table_for(match=match, seat=seat)))
     if match.is_over:
         response.status_code = HttpResponseStopPolling.status_code

@@ -65,6 +65,20 @@ def test_a_poll_that_finds_nothing_new_reads_one_narrow_row(watcher: bool) -> No
     assert '"games_match"' in sql[2] and '"accounts_user"' not in sql[2] and '"state"' not in sql[2]
 
 
+def test_a_poll_without_a_version_renders_the_live_part_from_the_tables_read_alone() -> None:
+    """Nothing to compare: no narrow read first, the table's read (with the header's count) and the render."""
+    match = make_match(game_names()[0])
+    seat = match.seats.select_related("user").first()
+    client = login(seat.user)
+    url = reverse("games-poll", args=[match.pk])
+    client.get(url, HTTP_HX_REQUEST="true")  # the presence update, at most once a minute
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200 and 'id="live"' in response.content.decode()
+    sql = [q["sql"] for q in ctx.captured_queries]
+    assert len(sql) == 3 and '"accounts_user"' in sql[2] and '"games_seat"' in sql[2], sql
+
+
 def test_the_header_count_comes_with_the_tables_read_for_a_player_at_the_table() -> None:
     """Session, user, the table's read (with the player's count of awaiting matches): no COUNT of its own."""
     game = game_names()[0]
