@@ -8,6 +8,7 @@ one of those, nor for the site itself, and must not hide characters that reorder
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -48,8 +49,13 @@ def _plain(name: str) -> str:
     return re.sub(r"[\s_]+", " ", text).strip()
 
 
+@functools.lru_cache(maxsize=4096)
 def display_name_problem(name: str) -> str | None:
-    """The sentence that says what is wrong with ``name`` as a display name, or None when it is fine."""
+    """The sentence that says what is wrong with ``name`` as a display name, or None when it is fine.
+
+    Remembered per name: ``User.name`` asks it of an address's start every time a name is shown (every
+    seat of every table a page lists), and the answer depends on the name alone.
+    """
     for char in name:
         if unicodedata.category(char) in REFUSED_CATEGORIES or char in BLANK_LOOKING:
             return "A display name cannot contain invisible or control characters."
