@@ -53,8 +53,18 @@ def invitations_for(*, user: User) -> list[Seat]:
     return list(
         open_invitations()
         .filter(Q(invite_email__in=verified) | Q(user=user))
+        .only(*INVITATION_ROW_FIELDS)
         .order_by("-match__created_at", "number")[:50]
     )
+
+
+# What a dashboard row of an invitation shows: the seat, the match's game and size, the creator's name (not
+# the match's snapshot and logs, nor the creator's private fields).
+INVITATION_ROW_FIELDS = (
+    *("id", "match", "number", "user", "joined", "invite_email", "invite_token"),
+    *("match__id", "match__game", "match__players", "match__status", "match__created_by"),
+    *("match__created_by__id", "match__created_by__email", "match__created_by__display_name"),
+)
 
 
 def invitations_to(*, email: str) -> list[Seat]:

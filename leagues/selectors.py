@@ -310,10 +310,20 @@ def fixtures_for_user(*, user: User) -> list[Fixture]:
             match__status__in=[Match.Status.WAITING, Match.Status.ACTIVE],
             round__season__status=Season.Status.RUNNING,
         )
-        .select_related("round__season__league__club", "match")
-        .defer(*(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "outcome", "options")))
+        .select_related("round__season__league__club")
+        .only(*FIXTURE_ROW_FIELDS)
         .order_by("round__play_by", "pk")
     )
+
+
+# What the dashboard's row of a league match shows: the table, the round and its date, the league and season
+# names and the standings' address (the match itself is linked by its id).
+FIXTURE_ROW_FIELDS = (
+    *("id", "match", "table_number", "round", "round__id", "round__number", "round__play_by", "round__season"),
+    *("round__season__id", "round__season__name", "round__season__number", "round__season__league"),
+    *("round__season__league__id", "round__season__league__name", "round__season__league__slug"),
+    *("round__season__league__club", "round__season__league__club__id", "round__season__league__club__slug"),
+)
 
 
 def club_role(*, club: Club, user: User | None) -> str | None:
