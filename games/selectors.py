@@ -8,7 +8,7 @@ from operator import attrgetter
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, FilteredRelation, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -110,19 +110,24 @@ class PollMarks:
 def poll_marks(*, match_id: int, user: User) -> PollMarks:
     """The match's version and chat mark and the viewer's seat, from one narrow row: most polls end here.
 
-    404 for no such match, or a private one the viewer has no seat at (as ``match_for_viewer``).
+    A player at the table (most polls) is answered by their seat joined to the match; anyone else by the
+    match alone, a second narrow read. 404 for no such match, or a private one the viewer has no seat at
+    (as ``match_for_viewer``).
     """
-    mine = FilteredRelation("seats", condition=Q(seats__user_id=user.pk, seats__joined=True))
-    row = (
-        Match.objects.filter(pk=match_id)
-        .annotate(mine=mine)
-        .values_list("version", "recent_chat", "status", "private", "mine__id", "mine__last_seen")
+    mine = (
+        Seat.objects.filter(match_id=match_id, user_id=user.pk, joined=True)
+        .values_list("pk", "number", "last_seen", "match__version", "match__recent_chat", "match__status")
         .first()
     )
-    if row is None or (row[3] and row[4] is None):
-        raise Http404("No such match.")
-    version, chat, status, _private, seat_id, last_seen = row
-    seat = None if seat_id is None else Seat(pk=seat_id, match_id=match_id, user_id=user.pk, last_seen=last_seen)
+    if mine is not None:
+        seat_id, number, last_seen, version, chat, status = mine
+        seat = Seat(pk=seat_id, match_id=match_id, number=number, user_id=user.pk, joined=True, last_seen=last_seen)
+    else:
+        row = Match.objects.filter(pk=match_id).values_list("version", "recent_chat", "status", "private").first()
+        if row is None or row[3]:
+            raise Http404("No such match.")
+        version, chat, status, _private = row
+        seat = None
     over = status in (Match.Status.FINISHED, Match.Status.ABANDONED)
     return PollMarks(version=version, chat_mark=chat[-1]["id"] if chat else 0, is_over=over, seat=seat)
 
