@@ -9,6 +9,8 @@ an error instead: CI promises to run everything.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -40,3 +42,35 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if item.get_closest_marker(marker) is not None:
                 item.add_marker(pytest.mark.skip(reason=reason))
+
+
+# --- the browser tests' shared fixtures ---------------------------------------------------------------
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """Debian's chromium through Playwright (tests/games/browser_helpers.py), closed after the test.
+
+    Without chromium a browser test is skipped, except in CI, which promises to run them: there it fails.
+    """
+    playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
+    from tests.games.browser_helpers import CHROMIUM, MISSING_CHROMIUM, launch
+
+    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told it is fine.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    if not CHROMIUM.exists():
+        if _running_in_ci():
+            pytest.fail(f"CI must run the browser tests, but chromium is missing: {MISSING_CHROMIUM}")
+        pytest.skip(MISSING_CHROMIUM)
+    with playwright_sync.sync_playwright() as playwright:
+        chromium = launch(playwright)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def site(live_server: Any, transactional_db: Any) -> str:  # noqa: ANN401 - pytest-django's fixtures
+    """The live server's address, on a database the browser's requests can see."""
+    return str(live_server.url)

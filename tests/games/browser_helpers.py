@@ -10,10 +10,21 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from django.core import mail
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright
 
 CHROMIUM = Path("/usr/bin/chromium")
+MISSING_CHROMIUM = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+# Every browser test module's marks: browser, slow, and skipped without chromium (outside CI; in CI, the
+# ``browser`` fixture of tests/conftest.py fails instead).
+BROWSER_MARKS = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"}, reason=MISSING_CHROMIUM
+    ),
+]
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

@@ -95,3 +95,9 @@ def login(user) -> Client:  # noqa: ANN001
 @pytest.fixture
 def password() -> str:
     return PASSWORD
+
+
+@pytest.fixture
+def site(site: str, eager: InlineBots) -> str:
+    """The live server (tests/conftest.py), with the bots' tasks run at once: the games' browser tests watch them reply."""
+    return site

@@ -299,10 +299,9 @@ def test_the_contrast_computation_matches_wcag_examples() -> None:
 # --- the browser ---------------------------------------------------------------------------------
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
-from tests.games import test_browser  # noqa: E402
-
-# The browser and live-server fixtures of test_browser, and its marks (browser, slow, skipped without chromium).
-browser, site, BROWSER_MARKS = test_browser.browser, test_browser.site, test_browser.pytestmark
+# The browser and live-server fixtures come from tests/conftest.py (the live server with eager bots from
+# tests/games/conftest.py); the marks (browser, slow, skipped without chromium) from the helpers.
+from tests.games.browser_helpers import BROWSER_MARKS  # noqa: E402
 
 SERIOUS = {"serious", "critical"}
 

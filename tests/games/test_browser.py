@@ -10,9 +10,7 @@ the test's tmp dir so that CI exercises the same path without touching the tree.
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,14 +21,13 @@ from games.models import Match
 from games.presenters import ordinal
 from games.services import move_submit
 from tests.games.browser_helpers import (
-    CHROMIUM,
+    BROWSER_MARKS,
     DESKTOP,
     PHONE,
     SCREENSHOT_MAX_BYTES,
     STEP_TIMEOUT_MS,
     choose_game,
     confirmation_link,
-    launch,
     play_one_move,
     play_to_the_end,
     screenshot_dir,
@@ -44,36 +41,10 @@ from tests.games.factories import UserFactory, make_match
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
 
-MISSING_CHROMIUM = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"}, reason=MISSING_CHROMIUM
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 # Moves the human makes before the screenshot, so the table shows a trick or bids in progress.
 SCREENSHOT_MOVES = 3
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[playwright_sync.Browser]:
-    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told it is fine.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not CHROMIUM.exists():
-        pytest.fail(f"CI must run the browser tests, but chromium is missing: {MISSING_CHROMIUM}")
-    with playwright_sync.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def site(live_server, transactional_db, eager) -> str:  # noqa: ANN001 - pytest-django fixtures
-    return live_server.url
 
 
 # --- sign up and play ------------------------------------------------------
@@ -231,16 +202,22 @@ def _long_match_on_my_turn(user) -> Match:  # noqa: ANN001
         move_submit(match=match, user=user, seat=0, action=action, version=match.version)
 
 
+def _watcher_and_player(browser, site: str, player) -> tuple[playwright_sync.BrowserContext, ...]:  # noqa: ANN001
+    """Two signed-in browser contexts: a new watcher's and the player's."""
+    contexts = []
+    for user in (UserFactory(display_name="Watcher"), player):
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(viewport=DESKTOP)
+        sign_in_as(context, site, client.cookies["sessionid"].value)
+        contexts.append(context)
+    return tuple(contexts)
+
+
 def test_the_log_shows_the_newest_moves_and_a_refresh_keeps_the_readers_place(browser, site: str) -> None:
     player = UserFactory(display_name="Mover")
     match = _long_match_on_my_turn(player)
-    watcher, mover = Client(), Client()
-    watcher.force_login(UserFactory(display_name="Watcher"))
-    mover.force_login(player)
-    watching = browser.new_context(viewport=DESKTOP)
-    sign_in_as(watching, site, watcher.cookies["sessionid"].value)
-    playing = browser.new_context(viewport=DESKTOP)
-    sign_in_as(playing, site, mover.cookies["sessionid"].value)
+    watching, playing = _watcher_and_player(browser, site, player)
     page, table = watching.new_page(), playing.new_page()
     page.goto(f"{site}{match.get_absolute_url()}")
     table.goto(f"{site}{match.get_absolute_url()}")
@@ -299,13 +276,7 @@ def test_what_the_reader_opened_stays_open_and_the_card_values_load_once(browser
     reader opened (the tricks) is open again in the refreshed table (parlour.js)."""
     player = UserFactory(display_name="Mover")
     match = _renfield_after_a_trick(player)
-    watcher, mover = Client(), Client()
-    watcher.force_login(UserFactory(display_name="Watcher"))
-    mover.force_login(player)
-    watching = browser.new_context(viewport=DESKTOP)
-    sign_in_as(watching, site, watcher.cookies["sessionid"].value)
-    playing = browser.new_context(viewport=DESKTOP)
-    sign_in_as(playing, site, mover.cookies["sessionid"].value)
+    watching, playing = _watcher_and_player(browser, site, player)
     page, table = watching.new_page(), playing.new_page()
     loads: list[str] = []
     page.on("request", lambda request: loads.append(request.url) if "values=1" in request.url else None)

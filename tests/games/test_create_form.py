@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -178,22 +177,7 @@ def test_the_form_links_the_rules_of_the_game() -> None:
 # --- in the browser: the form follows its choices ----------------------------------------------------------
 
 
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
-    playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
-    from tests.games.browser_helpers import CHROMIUM, launch
-
-    if not CHROMIUM.exists():
-        pytest.skip(f"needs Debian's chromium at {CHROMIUM}")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with playwright_sync.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
+# ``browser``: tests/conftest.py (skipped without chromium, except in CI).
 @pytest.mark.browser
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)

@@ -8,9 +8,7 @@ up with the address filled in, confirms it from allauth's mail, logs in, takes t
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,14 +18,13 @@ from django.test import Client
 from games.models import Mail, Match, Move
 from games.services import SeatSpec, match_create, move_submit
 from tests.games.browser_helpers import (
-    CHROMIUM,
+    BROWSER_MARKS,
     DESKTOP,
     MOVE_BUTTON,
     SCREENSHOT_MAX_BYTES,
     STEP_TIMEOUT_MS,
     choose_game,
     confirmation_link,
-    launch,
     play_one_move,
     refused_move,
     screenshot_dir,
@@ -39,14 +36,7 @@ from tests.games.factories import PASSWORD, UserFactory
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
 
-MISSING_CHROMIUM = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"}, reason=MISSING_CHROMIUM
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 INVITE_LINK = re.compile(r"https?://\S+?/invite/[^/\s]+/")
 NEWCOMER = "nell.newcomer@example.com"
@@ -56,25 +46,6 @@ INVITED_SEAT = 1
 MAX_OTHER_MOVES = 40
 MAX_OWN_MOVES = 500
 CLOCK = "fischer-24-4-72"
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[playwright_sync.Browser]:
-    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told it is fine.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not CHROMIUM.exists():
-        pytest.fail(f"CI must run the browser tests, but chromium is missing: {MISSING_CHROMIUM}")
-    with playwright_sync.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def site(live_server, transactional_db, eager) -> str:  # noqa: ANN001 - pytest-django fixtures
-    return live_server.url
 
 
 def _create_with_an_invitation(page: playwright_sync.Page, site: str, shots: Path) -> Match:

@@ -7,8 +7,6 @@ services rather than played card by card (tests/games/test_browser.py plays matc
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,38 +14,12 @@ from django.test import Client
 
 from leagues import services
 from leagues.models import Club, Entrant, Season
-from tests.games.browser_helpers import CHROMIUM, DESKTOP, STEP_TIMEOUT_MS, launch, sign_in_as
+from tests.games.browser_helpers import BROWSER_MARKS, DESKTOP, STEP_TIMEOUT_MS, sign_in_as
 from tests.leagues.factories import UserFactory, finish, fixtures_of, member
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
 
-MISSING_CHROMIUM = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"}, reason=MISSING_CHROMIUM
-    ),
-]
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[playwright_sync.Browser]:
-    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told it is fine.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not CHROMIUM.exists():
-        pytest.fail(f"CI must run the browser tests, but chromium is missing: {MISSING_CHROMIUM}")
-    with playwright_sync.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def site(live_server, transactional_db) -> str:  # noqa: ANN001 - pytest-django fixtures
-    return live_server.url
+pytestmark = BROWSER_MARKS
 
 
 def _click(page: playwright_sync.Page, name: str) -> None:

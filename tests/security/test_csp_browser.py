@@ -11,10 +11,6 @@ a clean site.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 from django.test import Client
 
@@ -23,20 +19,19 @@ from engine import GAMES
 from games.maillinks import link_token
 from games.models import Match
 from leagues.models import Fixture
-from tests.games.browser_helpers import CHROMIUM, DESKTOP, STEP_TIMEOUT_MS, choose_game, launch, sign_in_as
+from tests.games.browser_helpers import (
+    BROWSER_MARKS,
+    DESKTOP,
+    STEP_TIMEOUT_MS,
+    choose_game,
+    sign_in_as,
+)
 from tests.games.factories import UserFactory, make_match, play_engine_moves, quick_options
 from tests.leagues.factories import make_club, make_league, make_season, member
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
 
-MISSING_CHROMIUM = f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.slow,
-    pytest.mark.skipif(
-        not CHROMIUM.exists() and os.environ.get("CI", "").lower() not in {"1", "true", "yes"}, reason=MISSING_CHROMIUM
-    ),
-]
+pytestmark = BROWSER_MARKS
 
 # Runs before any script of the page (Playwright's init scripts are outside the page's policy).
 LISTEN = """
@@ -46,25 +41,6 @@ document.addEventListener("securitypolicyviolation", (e) => {
 });
 """
 CSP_WORDS = ("Content Security Policy", "Content-Security-Policy", "Refused to")
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[playwright_sync.Browser]:
-    # Playwright's sync API runs an event loop in this thread; Django refuses ORM calls there unless told it is fine.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not CHROMIUM.exists():
-        pytest.fail(f"CI must run the browser tests, but chromium is missing: {MISSING_CHROMIUM}")
-    with playwright_sync.sync_playwright() as playwright:
-        chromium = launch(playwright)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-
-
-@pytest.fixture
-def site(live_server: Any, transactional_db: Any) -> str:  # noqa: ANN401 - pytest-django's fixtures
-    return str(live_server.url)
 
 
 class Watched:
