@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, Required, TypedDict, Unpack
 
 from celery import current_app
 from django.conf import settings
@@ -274,53 +274,29 @@ def default_place_points(table_size: int) -> list[float]:
     return [float(table_size - place) for place in range(1, table_size + 1)]
 
 
-def league_create(
-    *,
-    club: Club,
-    actor: User,
-    name: str,
-    game: str,
-    table_size: int,
-    options: dict[str, Any] | None = None,
-    time_control: TimeControl | dict[str, Any] | None = None,
-    timeout_bot_level: str = Seat.BotLevel.BASIC,
-    scoring: str = League.Scoring.PLACES,
-    place_points: Sequence[float] | None = None,
-    tiebreaks: Sequence[str] | None = None,
-    rated: bool = True,
-) -> League:
+class LeagueSettings(TypedDict, total=False):
+    """A league's settings as ``league_create`` and ``league_update`` take them (checked by ``_league_fields``)."""
+
+    name: Required[str]
+    game: Required[str]
+    table_size: Required[int]
+    options: dict[str, Any] | None
+    time_control: TimeControl | dict[str, Any] | None
+    timeout_bot_level: str
+    scoring: str
+    place_points: Sequence[float] | None
+    tiebreaks: Sequence[str] | None
+    rated: bool
+
+
+def league_create(*, club: Club, actor: User, **settings: Unpack[LeagueSettings]) -> League:
     _organizer(club, actor)
-    fields = _league_fields(
-        name=name,
-        game=game,
-        table_size=table_size,
-        options=options,
-        time_control=time_control,
-        timeout_bot_level=timeout_bot_level,
-        scoring=scoring,
-        place_points=place_points,
-        tiebreaks=tiebreaks,
-        rated=rated,
-    )
+    fields = _league_fields(**settings)
     slug = _unique_slug(League.objects.filter(club=club), fields["name"], fallback="league")
     return League.objects.create(club=club, slug=slug, **fields)
 
 
-def league_update(
-    *,
-    league: League,
-    actor: User,
-    name: str,
-    game: str,
-    table_size: int,
-    options: dict[str, Any] | None = None,
-    time_control: TimeControl | dict[str, Any] | None = None,
-    timeout_bot_level: str = Seat.BotLevel.BASIC,
-    scoring: str = League.Scoring.PLACES,
-    place_points: Sequence[float] | None = None,
-    tiebreaks: Sequence[str] | None = None,
-    rated: bool = True,
-) -> League:
+def league_update(*, league: League, actor: User, **settings: Unpack[LeagueSettings]) -> League:
     """Change a league's settings; its address (slug) stays.
 
     The game and table size are fixed once a season has started (its fixtures and standings are built
@@ -332,20 +308,9 @@ def league_update(
         _organizer(league.club_id, actor)
         statuses = set(league.seasons.values_list("status", flat=True))
         started = statuses & {Season.Status.RUNNING, Season.Status.FINISHED}
-        if started and (game, table_size) != (league.game, league.table_size):
+        if started and (settings["game"], settings["table_size"]) != (league.game, league.table_size):
             raise LeagueRefused("The game and the table size cannot change once a season has started.")
-        fields = _league_fields(
-            name=name,
-            game=game,
-            table_size=table_size,
-            options=options,
-            time_control=time_control,
-            timeout_bot_level=timeout_bot_level,
-            scoring=scoring,
-            place_points=place_points,
-            tiebreaks=tiebreaks,
-            rated=rated,
-        )
+        fields = _league_fields(**settings)
         scored = (fields["scoring"], fields["place_points"]) != (league.scoring, list(league.place_points))
         if Season.Status.RUNNING in statuses and scored:
             raise LeagueRefused("The scoring cannot change while a season is running: finish it first.")
@@ -360,13 +325,13 @@ def _league_fields(
     name: str,
     game: str,
     table_size: int,
-    options: dict[str, Any] | None,
-    time_control: TimeControl | dict[str, Any] | None,
-    timeout_bot_level: str,
-    scoring: str,
-    place_points: Sequence[float] | None,
-    tiebreaks: Sequence[str] | None,
-    rated: bool,
+    options: dict[str, Any] | None = None,
+    time_control: TimeControl | dict[str, Any] | None = None,
+    timeout_bot_level: str = Seat.BotLevel.BASIC,
+    scoring: str = League.Scoring.PLACES,
+    place_points: Sequence[float] | None = None,
+    tiebreaks: Sequence[str] | None = None,
+    rated: bool = True,
 ) -> dict[str, Any]:
     """A league's settings checked, as model fields."""
     name = (name or "").strip()
