@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from django.contrib import messages
@@ -380,6 +382,19 @@ def season_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str, nu
     return render(request, "leagues/season.html", context)
 
 
+def _season_action(request: AuthedRequest, season: Season, act: Callable[[], object], done: str = "") -> HttpResponse:
+    """A post that changes the season: ``act`` runs the service; a refusal is a message, success ``done``; back to
+    the season's page either way."""
+    try:
+        act()
+    except Refused as exc:
+        _refused(request, exc)
+    else:
+        if done:
+            messages.success(request, done)
+    return redirect(season_url(season))
+
+
 def _season_context(season: Season, role: str | None) -> dict[str, Any]:
     return {
         "season": season,
@@ -401,11 +416,7 @@ def season_registration(request: AuthedRequest, club_slug: str, league_slug: str
         if request.POST.get("action") == "close"
         else services.season_open_registration
     )
-    try:
-        change(season=season, actor=request.user)
-    except Refused as exc:
-        _refused(request, exc)
-    return redirect(season_url(season))
+    return _season_action(request, season, lambda: change(season=season, actor=request.user))
 
 
 @login_required
@@ -413,13 +424,8 @@ def season_registration(request: AuthedRequest, club_slug: str, league_slug: str
 def season_register(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     _member_only(role)
-    try:
-        services.season_register(season=season, user=request.user)
-    except Refused as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, f"You are registered for {season.name}.")
-    return redirect(season_url(season))
+    register = partial(services.season_register, season=season, user=request.user)
+    return _season_action(request, season, register, done=f"You are registered for {season.name}.")
 
 
 @login_required
@@ -427,13 +433,8 @@ def season_register(request: AuthedRequest, club_slug: str, league_slug: str, nu
 def season_withdraw(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     _member_only(role)
-    try:
-        services.season_withdraw(season=season, user=request.user)
-    except Refused as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, f"You have withdrawn from {season.name}.")
-    return redirect(season_url(season))
+    withdraw = partial(services.season_withdraw, season=season, user=request.user)
+    return _season_action(request, season, withdraw, done=f"You have withdrawn from {season.name}.")
 
 
 @require_GET
@@ -527,13 +528,9 @@ def _repeated_pairs(rounds: list[Any]) -> int:
 def season_start(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    try:
-        services.season_start(season=season, actor=request.user)
-    except Refused as exc:
-        _refused(request, exc)
-    else:
-        messages.success(request, f"{season.name} has started: the players find their matches on their dashboard.")
-    return redirect(season_url(season))
+    start = partial(services.season_start, season=season, actor=request.user)
+    done = f"{season.name} has started: the players find their matches on their dashboard."
+    return _season_action(request, season, start, done=done)
 
 
 @login_required
