@@ -189,13 +189,7 @@ def match_and_seats(match_id: int, *, whole_users: bool = False) -> tuple[Match,
         query = query.defer("user__password")
     else:
         query = query.only(*SEAT_FIELDS, *MATCH_FIELDS, *TABLE_USER_FIELDS).annotate(player_awaiting=AWAITING_OF_PLAYER)
-    seats = sorted(query.order_by(), key=attrgetter("number"))
-    if not seats:
-        return None
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    return _match_of_seats(query)
 
 
 # What a move reads: what the move needs, and what the table an htmx move answers with shows (the view
@@ -209,7 +203,17 @@ MOVE_SEAT_FIELDS = (
     "user__vacation_until",  # the table's clocks say until when
     "user__auto_vacation",  # asked before a timeout, so that only those who chose it cost a query
 )
-MOVE_MATCH_FIELDS = MATCH_FIELDS
+
+
+def _match_of_seats(query: QuerySet[Seat]) -> tuple[Match, list[Seat]] | None:
+    """The seats of one match (by number) with the match joined in, all sharing the first row's match object."""
+    seats = sorted(query.order_by(), key=attrgetter("number"))
+    if not seats:
+        return None
+    match = seats[0].match
+    for seat in seats:
+        seat.match = match
+    return match, seats
 
 
 def match_locked(match_id: int) -> tuple[Match, list[Seat]] | None:
@@ -227,15 +231,9 @@ def match_locked(match_id: int) -> tuple[Match, list[Seat]] | None:
         Seat.objects.select_for_update(of=("match", "self"))
         .filter(match_id=match_id)
         .select_related("match", "user")
-        .only(*MOVE_SEAT_FIELDS, *MOVE_MATCH_FIELDS)
+        .only(*MOVE_SEAT_FIELDS, *MATCH_FIELDS)
     )
-    seats = sorted(query.order_by(), key=attrgetter("number"))
-    if not seats:
-        return None
-    match = seats[0].match
-    for seat in seats:
-        seat.match = match
-    return match, seats
+    return _match_of_seats(query)
 
 
 def seat_for_player(*, match_id: int, user: User) -> Seat:

@@ -131,7 +131,7 @@ class RenfieldPresenter(Presenter):
             "rules": self.rules_line(view),
             "trick": trick,
             "history": history,
-            "has_values": any(isinstance(table.get(s), dict) for s in self.engine.SUITS),
+            "has_values": bool(self.valued_suits(table)),
         }
 
     def reference(self, view: dict[str, Any]) -> dict[str, Any] | None:
@@ -146,9 +146,13 @@ class RenfieldPresenter(Presenter):
         bugs, dollars = row["bugs"][rank], row["dollars"][rank]
         return f"{bugs} bug{'s' if bugs != 1 else ''}, ${dollars}"
 
+    def valued_suits(self, table: dict[str, Any]) -> list[str]:
+        """The suits the view's value table prices, in the deck's order."""
+        return [s for s in self.engine.SUITS if isinstance(table.get(s), dict)]
+
     def value_rows(self, table: dict[str, Any]) -> dict[str, Any]:
         """The deck's printed values by rank: one column pair when every suit has the same, else one per suit."""
-        suits = [s for s in self.engine.SUITS if isinstance(table.get(s), dict)]
+        suits = self.valued_suits(table)
         if not suits:
             return {"suits": [], "rows": []}
         same = all(table[s] == table[suits[0]] for s in suits)
