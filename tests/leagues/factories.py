@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.models import Match, Seat
 from leagues import services
-from leagues.models import Club, Fixture, League, Membership, Season
+from leagues.models import Club, Entrant, Fixture, League, Membership, Season
 from tests.accounts.factories import UserFactory
 from tests.games.factories import quick_options
 
@@ -93,3 +93,16 @@ def fixtures_of(season: Season, *, round_number: int = 1, division: int = 1) -> 
         .select_related("round")
         .order_by("table_number")
     )
+
+
+def two_divisions_started(users: list[User]) -> Season:
+    """Eight players in two divisions of four (the first four in division 1), one round drawn and started;
+    one up and one down set at creation."""
+    season = make_season(players=users, rounds=1, divisions=2, promote=1, relegate=1, fill="byes", start=False)
+    boss = organizer_of(season.league.club)
+    for i, user in enumerate(users):
+        entrant = Entrant.objects.get(season=season, user=user)
+        services.entrant_set_division(entrant=entrant, actor=boss, division=1 + i // 4)
+    services.fixtures_generate(season=season, actor=boss, seed=1)
+    services.season_start(season=season, actor=boss)
+    return season

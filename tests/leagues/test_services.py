@@ -24,6 +24,7 @@ from tests.leagues.factories import (
     make_season,
     member,
     organizer_of,
+    two_divisions_started,
 )
 
 pytestmark = pytest.mark.django_db
@@ -303,14 +304,8 @@ def test_a_league_without_a_started_season_may_change_its_game() -> None:
 
 
 def test_finishing_sets_the_promotion_and_relegation_numbers_given() -> None:
-    users = [UserFactory() for _ in range(8)]
-    season = make_season(players=users, rounds=1, divisions=2, promote=1, relegate=1, fill="byes", start=False)
+    season = two_divisions_started([UserFactory() for _ in range(8)])
     boss = organizer_of(season.league.club)
-    for i, user in enumerate(users):
-        entrant = Entrant.objects.get(season=season, user=user)
-        services.entrant_set_division(entrant=entrant, actor=boss, division=1 + i // 4)
-    services.fixtures_generate(season=season, actor=boss, seed=1)
-    services.season_start(season=season, actor=boss)
     seats = {}
     for division in (1, 2):
         fixture = fixtures_of(season, division=division)[0]

@@ -15,7 +15,16 @@ from games.models import Mail, Match, Seat
 from leagues import services
 from leagues.models import AuditEntry, Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
 from tests.accounts.factories import UserFactory
-from tests.leagues.factories import finish, fixtures_of, make_club, make_league, make_season, member, organizer_of
+from tests.leagues.factories import (
+    finish,
+    fixtures_of,
+    make_club,
+    make_league,
+    make_season,
+    member,
+    organizer_of,
+    two_divisions_started,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -430,14 +439,8 @@ def test_a_refused_league_edit_is_a_form_error_and_changes_nothing() -> None:
 
 
 def test_the_finish_page_sets_promotion_and_relegation() -> None:
-    users = [UserFactory() for _ in range(8)]
-    season = make_season(players=users, rounds=1, divisions=2, promote=1, relegate=1, fill="byes", start=False)
+    season = two_divisions_started([UserFactory() for _ in range(8)])
     boss = organizer_of(season.league.club)
-    for i, user in enumerate(users):
-        entrant = Entrant.objects.get(season=season, user=user)
-        services.entrant_set_division(entrant=entrant, actor=boss, division=1 + i // 4)
-    services.fixtures_generate(season=season, actor=boss, seed=1)
-    services.season_start(season=season, actor=boss)
     for division in (1, 2):
         services.fixture_count(match_id=finish(fixtures_of(season, division=division)[0], [1, 2, 3, 4]).pk)
     client = login(boss)
