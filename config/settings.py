@@ -214,6 +214,8 @@ if REDIS_URL:
             "KEY_PREFIX": "parlour",
         }
     }
+    # Every signed-in request reads its session: from Redis, with the database as the truth (accounts/sessions.py).
+    SESSION_ENGINE = "accounts.sessions"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "parlour_cache"}}
 

@@ -25,3 +25,6 @@ PARLOUR_RATE_LIMITS = {}  # noqa: F405
 # Django's own engine name as SQLite, and would otherwise give each worker a file database.
 if DATABASES["default"]["ENGINE"] == "config.sqlite3":  # noqa: F405
     DATABASES["default"]["ENGINE"] = "django.db.backends.sqlite3"  # noqa: F405
+# Database sessions, whatever REDIS_URL says: the query-count tests count the session's read, and
+# tests/accounts/test_sessions.py turns the cached store (accounts/sessions.py) on where it tests it.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -5,11 +5,14 @@ A fixed-window counter in Django's cache: the key names the kind, the player and
 counts atomically (Redis in production, the database cache otherwise), so every web process
 counts into the same number. The limits are ``settings.PARLOUR_RATE_LIMITS``: per kind, a list of
 ``(count, seconds)`` windows. A post past a limit changes nothing and gets a 429 with a sentence.
+While the cache cannot be reached the limits are not counted (logged): a Redis outage must not stop
+every move and every chat line; the database-side limits (invitations) still hold.
 """
 
 from __future__ import annotations
 
 import functools
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +20,8 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
+
+log = logging.getLogger(__name__)
 
 MESSAGES = {
     "move": "You are moving faster than anyone can play: wait a few seconds and try again.",
@@ -60,7 +65,11 @@ def rate_limited(kind: str) -> Callable[[Callable[..., HttpResponse]], Callable[
         @functools.wraps(view)
         def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             if request.method == "POST" and request.user.is_authenticated:
-                wait = rate_hit(kind=kind, user_id=request.user.pk)
+                try:
+                    wait = rate_hit(kind=kind, user_id=request.user.pk)
+                except Exception:  # the cache is down: let the post through rather than fail it
+                    log.warning("Could not count a %s post: the cache is unavailable", kind, exc_info=True)
+                    wait = None
                 if wait is not None:
                     response = HttpResponse(MESSAGES[kind], status=429, content_type="text/plain; charset=utf-8")
                     response["Retry-After"] = str(wait)

@@ -8,7 +8,7 @@ from operator import attrgetter
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Exists, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -33,65 +33,68 @@ def awaiting_count(*, user: User) -> int:
 
 DASHBOARD_MATCHES = 100  # the player's newest matches the dashboard reads
 DASHBOARD_WATCH = 10
-# What a dashboard row shows: the match without its snapshot and logs (the outcome stays: a finished
-# row shows the result), every seat, and of each player only what makes the name.
-_ROW_MATCH_FIELDS = tuple(
-    f"match__{f.name}"
-    for f in Match._meta.concrete_fields
-    if f.name not in ("state", "recent_moves", "recent_chat", "options")
-)
+# What a dashboard row shows, and no more: every column read is a column to compile into the query and to
+# convert on every seat row. The match's game (its title), status, last change and outcome (a finished row
+# shows the result); each seat's number, its player's name or what stands in for one (``Seat.name``), and
+# whether it is awaited (the player's own seat sorts the row).
 _ROW_FIELDS = (
-    *(f.name for f in Seat._meta.concrete_fields),
-    *_ROW_MATCH_FIELDS,
+    *("id", "match", "number", "user", "bot_level", "joined", "invite_token", "awaiting"),
+    *("match__id", "match__game", "match__status", "match__updated_at", "match__outcome"),
     *("user__id", "user__email", "user__display_name"),
 )
 
 
 def dashboard_for(*, user: User) -> dict[str, Any]:
-    """The player's matches, those awaiting them first, then the open matches to watch: two queries.
+    """The player's matches, those awaiting them first, then the open matches to watch: one query.
 
-    ``complete`` says whether every match of the player was read (fewer than ``DASHBOARD_MATCHES``),
+    The player's newest matches and the open matches they have no seat at are two subqueries of one read
+    of seats. ``complete`` says whether every match of the player was read (fewer than ``DASHBOARD_MATCHES``),
     so that a count taken from these rows is the player's whole count.
     """
     newest = Seat.objects.filter(user=user).order_by("-match__updated_at").values("match_id")[:DASHBOARD_MATCHES]
-    rows = _matches_with_seats(newest)
-    for match in rows:
-        match.my_seat = next(s for s in match.seat_list if s.user_id == user.pk)
-    awaiting = [m for m in rows if m.status == Match.Status.ACTIVE and m.my_seat.awaiting]
-    awaiting.sort(key=attrgetter("updated_at"))
     watched = (
         Match.objects.filter(status=Match.Status.ACTIVE, private=False)
         .exclude(Exists(Seat.objects.filter(match=OuterRef("pk"), user=user)))
         .order_by("-updated_at")
         .values("pk")[:DASHBOARD_WATCH]
     )
+    rows, watch = [], []
+    for match in _matches_with_seats(Q(match__in=newest) | Q(match__in=watched)):
+        mine = next((s for s in match.seat_list if s.user_id == user.pk), None)
+        if mine is None:  # a watched match: the player has no seat there
+            watch.append(match)
+        else:
+            match.my_seat = mine
+            rows.append(match)
+    awaiting = [m for m in rows if m.status == Match.Status.ACTIVE and m.my_seat.awaiting]
+    awaiting.sort(key=attrgetter("updated_at"))
     return {
         "awaiting": awaiting,
         "active": [m for m in rows if m.status == Match.Status.ACTIVE and not m.my_seat.awaiting],
         "waiting": [m for m in rows if m.status == Match.Status.WAITING and m.my_seat.joined],
         "finished": [m for m in rows if m.is_over][:20],
-        "watch": _matches_with_seats(watched),
+        "watch": watch,
         "complete": len(rows) < DASHBOARD_MATCHES,
     }
 
 
-def _matches_with_seats(match_ids: QuerySet[Any]) -> list[Match]:
-    """The matches whose ids the subquery selects, newest first, each with ``seat_list``: one query.
+def _matches_with_seats(matches: Q) -> list[Match]:
+    """The matches that ``matches`` (a condition on seats) selects, newest first, each with ``seat_list``.
 
-    Every seat row carries its match and player; the first row of a match gives the match object that
-    all its seats share.
+    One query. Every seat row carries its match and player; the first row of a match gives the match
+    object that all its seats share.
     """
-    seats = Seat.objects.filter(match__in=match_ids).select_related("match", "user").only(*_ROW_FIELDS)
-    matches: dict[int, Match] = {}
+    seats = Seat.objects.filter(matches).select_related("match", "user").only(*_ROW_FIELDS)
+    found: dict[int, Match] = {}
     for seat in seats.order_by():
-        if seat.match_id not in matches:
-            matches[seat.match_id] = seat.match
+        if seat.match_id not in found:
+            found[seat.match_id] = seat.match
             seat.match.seat_list = []
-        match = seat.match = matches[seat.match_id]
+        match = seat.match = found[seat.match_id]
         match.seat_list.append(seat)
-    for match in matches.values():
+    for match in found.values():
         match.seat_list.sort(key=attrgetter("number"))
-    return sorted(matches.values(), key=attrgetter("updated_at", "pk"), reverse=True)
+    return sorted(found.values(), key=attrgetter("updated_at", "pk"), reverse=True)
 
 
 # --- access ----------------------------------------------------------------

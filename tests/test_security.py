@@ -256,6 +256,19 @@ def test_the_database_cache_counts_for_every_process(limits: Any) -> None:
     assert caches["default"].get("ratelimit:move:3:60:" + str(int(now // 60))) == 3
 
 
+@override_settings(CACHES={"default": {"BACKEND": "tests.accounts.test_sessions.DownCache"}})
+def test_with_the_cache_down_the_limits_are_not_counted_and_the_move_goes_through(limits: Any) -> None:
+    match = make_match("karnoffel")
+    match.refresh_from_db()
+    number = match.engine.to_act(match.state)[0]
+    action = json.dumps(match.engine.legal_actions(match.state, number)[0])
+    client = login(match.seats.get(number=number).user)
+    response = client.post(reverse("games-play", args=[match.pk]), {"action": action, "version": match.version})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.version == 1
+
+
 # --- finding 8: crafted input ------------------------------------------------------------------------
 
 
