@@ -181,7 +181,10 @@ def _made_hand(ordered: list[str], groups: list[list[str]], flushes: list[list[s
     if top == 4:
         return _keyed(7, groups[0] + _kickers(ordered, groups[0], 1))
     if top == 3 and second >= 2:
-        return _keyed(6, groups[0] + groups[1][:2])
+        # The highest other group of two or more gives the pair: a second
+        # three of a kind only outranks a pair here if its rank is higher.
+        pair = max((group for group in groups[1:] if len(group) >= 2), key=lambda g: RANK_VALUE[g[0][0]])
+        return _keyed(6, groups[0] + pair[:2])
     if flushes:
         return _keyed(5, max((group[:5] for group in flushes), key=_cards_key))
     run = _straight(ordered)

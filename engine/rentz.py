@@ -160,8 +160,8 @@ def _merge_ranks(old: str, new: str) -> str:
 
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
     """The full options (defaults filled in); ValueError with a sentence otherwise."""
-    if players != SEATS:
-        raise ValueError(f"Rentz is played by exactly {SEATS} players, not {players}.")
+    if not is_whole(players) or players != SEATS:
+        raise ValueError(f"Rentz is played by exactly {SEATS} players, not {players!r}.")
     result = check_schema(options, OPTIONS, players)
     result["points"] = _check_points(options.get("points", {}) if options else {})
     if "deck" in result:

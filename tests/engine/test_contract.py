@@ -8,10 +8,16 @@ import json
 import pytest
 
 import engine
-from engine import GAMES, IllegalAction, get_game
+from engine import GAMES, IllegalAction, get_game, karnoffel, rapscallion, renfield, rentz
 from engine.cards import places_from_scores, validate_options
 
 GAME_NAMES = sorted(GAMES)
+FULL_DECKS = {
+    "karnoffel": karnoffel.DECK,
+    "rapscallion": rapscallion.PLAYING_DECK,
+    "renfield": renfield.PLAYING_CARDS,
+    "rentz": rentz.DECK,
+}
 
 
 def test_it_lists_all_four_games() -> None:
@@ -64,6 +70,33 @@ def test_it_refuses_unknown_options_and_table_sizes(name: str) -> None:
         game.new_match(game.MIN_PLAYERS - 1, None, seed=1)
     with pytest.raises(ValueError, match="deck"):
         game.new_match(game.MIN_PLAYERS, {"deck": ["not", "a", "deck"]}, seed=1)
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_it_takes_the_seat_count_as_a_whole_number_only(name: str) -> None:
+    game = get_game(name)
+    for players in (float(game.MIN_PLAYERS), str(game.MIN_PLAYERS), True, None):
+        with pytest.raises(ValueError):
+            game.new_match(players, None, seed=1)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_it_refuses_a_stacked_deck_with_a_card_repeated(name: str) -> None:
+    game = get_game(name)
+    deck = list(FULL_DECKS[name])
+    deck[-1] = deck[0]  # the right size, but one card twice and one missing
+    with pytest.raises(ValueError, match="deck"):
+        game.new_match(game.MIN_PLAYERS, {"deck": deck}, seed=1)
+    game.new_match(game.MIN_PLAYERS, {"deck": list(FULL_DECKS[name])}, seed=1)  # the deck itself is fine
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+@pytest.mark.parametrize("seed", [0, -7, 2**70])
+def test_it_takes_any_int_as_the_seed(name: str, seed: int) -> None:
+    game = get_game(name)
+    state = game.new_match(game.MIN_PLAYERS, None, seed=seed)
+    assert state == game.new_match(game.MIN_PLAYERS, None, seed=seed)
+    json.dumps(state)
 
 
 @pytest.mark.parametrize("name", GAME_NAMES)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from typing import Any
@@ -482,6 +483,22 @@ def test_it_prefers_the_higher_category_among_the_eight() -> None:
     # Two three-of-a-kinds make a full house with the higher as the three.
     key, five = R.best_hand(["7C", "7D", "7H", "9S", "9D", "9C", "2S", "3H"])
     assert R.CATEGORIES[key[0]] == "full house" and five[:3] == ["9S", "9D", "9C"]
+    # Beside a second three of a kind, a higher pair is the better pair of the full house.
+    key, five = R.best_hand(["5S", "5H", "5D", "3S", "3H", "3D", "KS", "KH"])
+    assert R.CATEGORIES[key[0]] == "full house" and five == ["5S", "5H", "5D", "KS", "KH"]
+
+
+def test_it_picks_the_best_five_of_every_five_the_eight_cards_hold() -> None:
+    rng = random.Random(8)
+    for i in range(300):
+        if i % 2:  # few ranks: pairs, threes and fours, where the choice of the five is hardest
+            ranks = rng.sample("23456789TJQKA", 3)
+            cards = rng.sample([r + s for r in ranks for s in "CDHS"], 8)
+        else:
+            cards = rng.sample(R.PLAYING_DECK, 8)
+        key, five = R.best_hand(cards)
+        assert key == max(R.best_hand(list(c))[0] for c in itertools.combinations(cards, 5)), cards
+        assert R.best_hand(five)[0] == key
 
 
 def test_it_ranks_the_wheel_as_the_lowest_straight() -> None:
