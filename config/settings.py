@@ -298,6 +298,8 @@ if PRODUCTION:
 # games: re-send mails a lost message left pending, wake bots, and the daily turn digest.
 CELERY_BEAT_SCHEDULE.update(
     {
+        # Held turn mails whose grace period is over go out within half a minute of it.
+        "games-mail-due": {"task": "games.tasks.mail_due", "schedule": 30.0},
         "games-mail-sweep": {"task": "games.tasks.mail_sweep", "schedule": 300.0},
         "games-bot-sweep": {"task": "games.tasks.bot_sweep", "schedule": 120.0},
         # Hourly: each player's digest goes at the hour they chose, on their own clock (once per local date).

@@ -445,17 +445,17 @@ def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
         from games.notify import match_over_mails  # games.notify imports this module
 
         mails += match_over_mails(match=match, seats=seats)
-    # An id the database could not return (an old SQLite) leaves that mail to the sweep. A held turn
-    # mail is queued for the end of its grace period.
+    # A mail due now is queued on commit. A held one (a turn mail in its grace period) is queued by the
+    # due-mail sweep once its time comes (``games.tasks.mail_due``, every half minute): most are never
+    # sent, as the player answers first, and a message held for minutes would cost every move a publish
+    # and every worker the memory of thousands of them. An id the database could not return (an old
+    # SQLite) leaves that mail to the sweep too.
     saved = Mail.objects.bulk_create(mails) if mails else []
-    mail_ids = [(m.pk, _countdown(m.send_after, now)) for m in saved if m.pk is not None]
+    due = timezone.now()
+    mail_ids = [m.pk for m in saved if m.pk is not None and (m.send_after is None or m.send_after <= due)]
     bots = [s.number for s in seats if s.played_by_bot and s.number in to_act]
     if bots or mail_ids or deadlines:
         transaction.on_commit(partial(_follow_up, match.pk, match.version, bots, mail_ids, deadlines))
-
-
-def _countdown(send_after: datetime | None, now: datetime) -> float | None:
-    return None if send_after is None else max((send_after - now).total_seconds(), 0.0)
 
 
 SeatKey = tuple[bool, datetime | None, datetime | None, timedelta | None]
@@ -560,17 +560,17 @@ def _follow_up(
     match_id: int,
     version: int,
     bots: list[int],
-    mail_ids: list[tuple[int, float | None]],
+    mail_ids: list[int],
     deadlines: Sequence[tuple[int, datetime]] = (),
 ) -> None:
-    """On commit, once per change: queue the new outbox rows for sending, wake the bots, schedule the deadlines.
+    """On commit, once per change: queue the new outbox rows due now, wake the bots, schedule the deadlines.
 
     Mails first, then the bots, after a short delay so that a player watching the table sees their
     moves land one by one. A broker outage must not fail the move: pending mails, waiting bots and
     passed deadlines are found again by the sweeps.
     """
-    for mail_id, countdown in mail_ids:
-        _enqueue("games.tasks.mail_send", mail_id, **({} if countdown is None else {"countdown": countdown}))
+    for mail_id in mail_ids:
+        _enqueue("games.tasks.mail_send", mail_id)
     delay = getattr(settings, "BOT_MOVE_DELAY_SECONDS", 2)
     for seat in bots:
         _enqueue("games.tasks.bot_move", match_id, seat, version, countdown=delay)

@@ -26,6 +26,8 @@ MAIL_MAX_ATTEMPTS = 5
 MAIL_STALE_AFTER = timedelta(minutes=5)
 # A held mail (a turn mail's grace period) still pending this long after its time lost its message.
 MAIL_HELD_LATE_AFTER = timedelta(minutes=1)
+# The most held mails ``mail_due`` queues in one run; the rest wait for the next run, half a minute later.
+MAIL_DUE_BATCH = 2000
 # A mail claimed for sending this long ago lost its worker: an attempt ends far sooner (EMAIL_TIMEOUT).
 MAIL_SENDING_STALE_AFTER = timedelta(minutes=10)
 # What the mail server or the network may get over; anything else is wrong with the mail itself.
@@ -213,6 +215,22 @@ def _deliver(mail: Mail) -> None:
 
 def _mail_end(mail_id: int, status: str, reason: str) -> None:
     Mail.objects.filter(pk=mail_id).update(status=status, last_error=reason[:1000], updated_at=timezone.now())
+
+
+@shared_task
+def mail_due() -> int:
+    """Every half minute: queue the held mails that have fallen due (turn mails past their grace period).
+
+    Each once: a mail queued here is marked by its ``updated_at``, which then passes its ``send_after``.
+    One whose message is lost stays pending, and ``mail_sweep`` queues it again a few minutes later.
+    """
+    now = timezone.now()
+    due = Mail.objects.filter(status=Mail.Status.PENDING, send_after__lte=now, updated_at__lt=F("send_after"))
+    ids = list(due.order_by("send_after").values_list("pk", flat=True)[:MAIL_DUE_BATCH])
+    Mail.objects.filter(pk__in=ids, status=Mail.Status.PENDING).update(updated_at=now)
+    for mail_id in ids:
+        mail_send.delay(mail_id)
+    return len(ids)
 
 
 @shared_task

@@ -141,6 +141,31 @@ def test_a_turn_mail_waits_out_the_grace_period_and_goes_if_the_turn_is_unanswer
     assert mail.status == Mail.Status.SENT
 
 
+def test_a_held_turn_mail_costs_the_move_no_message_and_is_queued_once_when_it_falls_due(clock: World) -> None:
+    match = _start(_humans())
+    (mail,) = _turn_mails(match)
+    assert not [m for m in clock.published if m.task == "mail_send"]  # the move queued nothing for it
+    assert tasks.mail_due.apply().get() == 0  # not due yet
+    clock.now = START + 10 * MINUTE
+    assert tasks.mail_due.apply().get() == 1
+    assert tasks.mail_due.apply().get() == 0  # queued once, not at every run until it goes
+    assert [m.args for m in clock.published if m.task == "mail_send"] == [(mail.pk,)]
+    clock.queue.clear()  # the broker lost that message: the sweep queues the mail again a few minutes on
+    clock.now += 6 * MINUTE
+    assert tasks.mail_sweep.apply().get() == 1
+    clock.run()
+    assert [m.to for m in django_mail.outbox] == [[mail.recipient]]
+
+
+def test_with_no_grace_period_the_turn_mail_is_queued_by_the_move_itself(clock: World, settings) -> None:  # noqa: ANN001
+    settings.GAMES_TURN_MAIL_GRACE_SECONDS = 0
+    match = _start(_humans())
+    (mail,) = _turn_mails(match)
+    assert [m.args for m in clock.published if m.task == "mail_send"] == [(mail.pk,)]
+    clock.run()
+    assert len(django_mail.outbox) == 1
+
+
 def test_the_grace_period_is_a_setting(clock: World, settings) -> None:  # noqa: ANN001
     settings.GAMES_TURN_MAIL_GRACE_SECONDS = 120
     match = _start(_humans())
