@@ -367,11 +367,7 @@ class Presenter:
         over = match.is_over
         return {
             "seats": self.seats(table, viewer_id=viewer_id),
-            # "mine": the reader's own clicks, which parlour.js does not read out to them again.
-            "log": [
-                {**log_line(m, names, reader=reader, over=over), "mine": reader is not None and m.get("seat") == reader}
-                for m in table.moves
-            ],
+            "log": [self.log_entry(m, names, reader=reader, over=over) for m in table.moves],
             "turn": self.turn(view, table.legal),
             "result": self.result_line(view, reader, names) if over else "",
             "result_table": self.result_table(match.outcome or view.get("outcome"), names, reader) if over else [],
@@ -382,6 +378,17 @@ class Presenter:
             "details_template": self.details_template,
             **(self.waiting_context(table, viewer_id=viewer_id) if match.status == "waiting" else {}),
         }
+
+    def log_entry(self, move: Mapping[str, Any], names: list[str], *, reader: int | None, over: bool) -> dict[str, Any]:
+        """A line of the table's log: ``log_line`` with what the page adds to it, ready to print.
+
+        "mine": the reader's own clicks, which parlour.js does not read out to them again; "aside": the kind
+        in brackets after a line that is not a player's move ("bot", "forced"), empty for a player's move.
+        """
+        line = log_line(move, names, reader=reader, over=over)
+        line["mine"] = reader is not None and move.get("seat") == reader
+        line["aside"] = "" if line["kind"] == "player" else line["kind"]
+        return line
 
     def reference(self, view: dict[str, Any]) -> dict[str, Any] | None:
         """The data for ``reference_template``; None for a game without one."""
