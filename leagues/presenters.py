@@ -7,8 +7,7 @@ the page slow). Markup stays in ``templates/leagues/standings.html``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from django.utils.safestring import SafeString
 
@@ -55,15 +54,15 @@ def _figure(text: str) -> SafeString:
     return SafeString(text)
 
 
-@dataclass(frozen=True)
-class FormMark:
+# Dictionaries rather than objects: a template looks a name up in a dictionary first, and an object's
+# attribute only after that lookup has failed (an exception for each of the dozen cells of every row).
+class FormMark(TypedDict):
     place: str
     title: str  # "2 of 4"
     css: str  # "place first", "place last" or "place"
 
 
-@dataclass(frozen=True)
-class DisplayRow:
+class DisplayRow(TypedDict):
     """One standings line as the template shows it: strings only."""
 
     rank: str

@@ -1,8 +1,8 @@
 """Reads: standings with every tie-break, a player's season, the fixtures on a dashboard, who may see what.
 
-``standings_for`` reads the season's ``Standing`` rows (kept current as results come in),
-the players' ratings and, when head-to-head is reached with players still tied, their
-meetings: two or three queries, however big the season.
+``standings_for`` reads the season's ``Standing`` rows (kept current as results come in) with
+the players' ratings and, when head-to-head is reached with players still tied who have met,
+their meetings: one or two queries, however big the season.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, Q, QuerySet, TextField
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import MD5, Cast
 from django.utils import timezone
 
@@ -105,38 +105,44 @@ class StandingRow:
 
 STANDING_VALUES = (
     *("entrant_id", "division", "played", "points", "wins", "game_score", "bot_moves"),
-    *("opponents_rating_total", "opponents_met", "form_json", "by_round_json", "meetings_digest"),
+    *("opponents_rating_total", "opponents_met", "form_json", "by_round_json", "rating"),
     *("entrant__user_id", "entrant__user__display_name", "entrant__user__email"),
 )
-# The JSON columns as text, decoded by the row when used (see StandingRow), and a digest of the meetings
-# that tells whether the cached head-to-head points still hold (see _meetings).
+# The JSON columns as text, decoded by the row when used (see StandingRow).
 STANDING_TEXT = {
     "form_json": Cast("form", output_field=TextField()),
     "by_round_json": Cast("points_by_round", output_field=TextField()),
-    "meetings_digest": MD5(Cast("meetings", output_field=TextField())),
 }
+# Where head-to-head is a tie-break: a digest of each line's meetings, which tells whether the cached
+# head-to-head points still hold (see _meetings). The database digests every line's meetings for it.
+MEETINGS_DIGEST = {"meetings_digest": MD5(Cast("meetings", output_field=TextField()))}
 MEETINGS_CACHE_SECONDS = 3600
+# The digest of a line that has met nobody yet (``{}``): a tied group of such lines has no meetings to read.
+NO_MEETINGS_DIGEST = hashlib.md5(b"{}").hexdigest()
 
 
 def standings_for(*, season: Season, division: int | None = None) -> list[StandingRow]:
     """The season's standings (one division, or all ranked together), best first, with shared ranks.
 
-    Two queries (the lines, the ratings) and a third for the meetings of those tied when head-to-head
-    is reached; one more for ``season.league`` unless it was selected with the season. The lines are read as plain values: a season of hundreds builds no model instances.
+    One query (the lines with the players' ratings) and a second for the meetings of those tied when
+    head-to-head is reached and they have met; one more for ``season.league`` unless it was selected with
+    the season. The lines are read as plain values: a season of hundreds builds no model instances.
     """
     league = season.league
     query = Standing.objects.filter(season=season)
     if division is not None:
         query = query.filter(division=division)
-    standings = {v["entrant_id"]: v for v in query.annotate(**STANDING_TEXT).values(*STANDING_VALUES)}
-    shown = dict(
-        Rating.objects.filter(game=league.game, user__entries__season=season).values_list("user_id", "ordinal")
-    )
     order = list(league.tiebreaks) or ["points"]
+    # The rating in the lines' query (one per player and game): a second query cost more than the subquery.
+    rating = Subquery(Rating.objects.filter(game=league.game, user=OuterRef("entrant__user")).values("ordinal"))
+    digest = MEETINGS_DIGEST if HEAD_TO_HEAD in order else {}
+    lines_query = query.annotate(**STANDING_TEXT, **digest, rating=rating).values(*STANDING_VALUES, *digest)
+    standings = {v["entrant_id"]: v for v in lines_query}
     lines = [_line(v) for v in standings.values()]
-    groups = _tied_groups(lines, order)
-    meetings = _meetings(season, groups, {p: v["meetings_digest"] for p, v in standings.items()})
-    ranked = tiebreaks.rank(lines, order, meetings)
+    groups = _tied_groups(lines, order)  # none without head-to-head, and then no digests either
+    meetings = _meetings(season, groups, {p: v["meetings_digest"] for p, v in standings.items()}) if groups else {}
+    # Where the tied have met nobody, head-to-head is nothing for all of them and splits no tie: left out.
+    ranked = tiebreaks.rank(lines, order if meetings else [k for k in order if k != HEAD_TO_HEAD], meetings)
     h2h = _head_to_head(groups, meetings)
     ranks = [rank for rank, _ in ranked]
     rows = []
@@ -156,7 +162,7 @@ def standings_for(*, season: Season, division: int | None = None) -> list[Standi
                 game_score=v["game_score"],
                 bot_moves=v["bot_moves"],
                 opponents_rating=line.opponents_rating,
-                rating=shown.get(user_id),
+                rating=v["rating"],
                 form_json=v["form_json"],
                 by_round_json=v["by_round_json"],
                 rounds=season.rounds,
@@ -216,7 +222,10 @@ def _meetings(season: Season, groups: list[list[int]], digests: dict[int, str]) 
     """
     if not groups:
         return {}
-    group_of = {player: group for group in groups for player in group}
+    # Before the tied have met anyone (a season's first round) every pair is nothing: no cache, no query.
+    group_of = {player: group for group in groups for player in group if digests.get(player) != NO_MEETINGS_DIGEST}
+    if not group_of:
+        return {}
     fingerprint = "|".join(f"{p}:{digests.get(p)}:{','.join(map(str, group_of[p]))}" for p in sorted(group_of))
     key = f"leagues:meetings:{season.pk}:{hashlib.sha256(fingerprint.encode()).hexdigest()}"
     found: dict[tuple[int, int], float] | None = cache.get(key)
@@ -231,6 +240,8 @@ def _meetings(season: Season, groups: list[list[int]], digests: dict[int, str]) 
 
 
 def _head_to_head(groups: list[list[int]], meetings: dict[tuple[int, int], float]) -> dict[int, float]:
+    if not meetings:  # nobody tied has met anyone yet
+        return dict.fromkeys((a for group in groups for a in group), 0.0)
     values = {}
     for group in groups:
         for a in group:
@@ -331,6 +342,11 @@ def club_role(*, club: Club, user: User | None) -> str | None:
     if user is None or not user.is_authenticated:
         return None
     return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+
+
+def club_role_subquery(*, user: User, club: OuterRef) -> Subquery:
+    """``club_role`` as a subquery, for a page that reads the role with the club in one query."""
+    return Subquery(Membership.objects.filter(club=club, user=user).order_by().values("role"))
 
 
 def club_visible(*, club: Club, user: User | None) -> bool:

@@ -76,19 +76,27 @@ def _league(request: HtmxHttpRequest, club_slug: str, league_slug: str) -> tuple
 def _season(
     request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, **annotations: Any
 ) -> tuple[Season, str | None]:
-    """The season and the reader's role; ``annotations`` come with the season in the same query."""
+    """The season and the reader's role, from one query: the role (a subquery) and ``annotations`` come
+    with the season."""
+    user = _user(request)
+    if user is not None:
+        annotations["reader_role"] = selectors.club_role_subquery(user=user, club=OuterRef("league__club"))
     season = get_object_or_404(
         Season.objects.select_related("league__club").annotate(**annotations),
         league__club__slug=club_slug,
         league__slug=league_slug,
         number=number,
     )
-    return season, _role_in(request, season.league.club)
+    return season, _visible(season.league.club, getattr(season, "reader_role", None))
 
 
 def _role_in(request: HtmxHttpRequest, club: Club) -> str | None:
-    """The reader's role in the club; a private club does not exist for those outside it."""
-    role = selectors.club_role(club=club, user=_user(request))
+    """The reader's role in the club."""
+    return _visible(club, selectors.club_role(club=club, user=_user(request)))
+
+
+def _visible(club: Club, role: str | None) -> str | None:
+    """The reader's role, once it is sure they may see the club: a private club does not exist for those outside it."""
     if not club.public and role is None:
         raise Http404("No such club.")
     return role
@@ -643,9 +651,14 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
 
 @require_GET
 def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    # Whether any table is void, asked with the season: a season without one reads no fixtures.
-    void = Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))
-    season, role = _season(request, club_slug, league_slug, number, has_void=void)
+    # Whether any table is void, asked with the season (a season without one reads no fixtures); a fragment
+    # shows no void tables and does not ask.
+    void = (
+        {}
+        if request.htmx
+        else {"has_void": Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))}
+    )
+    season, role = _season(request, club_slug, league_slug, number, **void)
     sort = request.GET.get("sort", "")
     show_all = request.GET.get("all") == "1"
     keys = [k for k in season.league.tiebreaks if k != "points"]
@@ -662,16 +675,28 @@ def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number
     context = {
         **_season_context(season, role),
         "tables": tables,
-        "void_tables": _void_tables(season, divided) if getattr(season, "has_void", False) and not request.htmx else [],
+        "void_tables": _void_tables(season, divided) if getattr(season, "has_void", False) else [],
         "sort": sort,
         "show_all": show_all,
         "page_rows": str(PAGE_ROWS),
-        "columns": columns,
+        "columns": _headings(columns, sort=sort, show_all=show_all),
         "width": str(len(columns) + 1),
-        "ascending": ASCENDING,
     }
     template = "leagues/standings.html#standings-tables" if request.htmx else "leagues/standings.html"
     return render(request, template, context)
+
+
+def _headings(columns: list[tuple[str, str]], *, sort: str, show_all: bool) -> list[dict[str, str]]:
+    """The column headings as the template shows them: each a link that sorts by it, the sorted one marked."""
+    more, marked = "&all=1" if show_all else "", sort or "rank"
+    return [
+        {
+            "label": label,
+            "query": f"?sort={key}{more}",
+            "order": "" if key != marked else "ascending" if key in ASCENDING else "descending",
+        }
+        for key, label in columns
+    ]
 
 
 def _void_tables(season: Season, divided: list[tuple[int | None, list[selectors.StandingRow]]]) -> list[dict[str, Any]]:

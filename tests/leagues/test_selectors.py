@@ -104,10 +104,33 @@ def test_the_standings_take_the_same_queries_however_big_the_season(
         finish(fixture, [1, 2, 3, 4] if n % 2 else [2, 1, 4, 3])
         services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     season = Season.objects.select_related("league").get(pk=season.pk)
-    with django_assert_num_queries(3):  # the lines, the ratings, the meetings of the tied
+    with django_assert_num_queries(2):  # the lines with the ratings, the meetings of the tied
         rows = standings_for(season=season)
     assert len(rows) == players
     assert any(r.head_to_head is not None for r in rows)
+
+
+def test_the_tied_who_have_met_nobody_yet_cost_no_meetings_query(django_assert_num_queries: Any) -> None:
+    from django.core.cache import cache
+
+    season = make_season(players=8, rounds=2, fill="byes")  # started, nothing counted: everyone tied on nothing
+    season = Season.objects.select_related("league").get(pk=season.pk)
+    cache.clear()
+    with django_assert_num_queries(1):  # the lines with the ratings
+        rows = standings_for(season=season)
+    assert [r.rank for r in rows] == [1] * 8
+    assert [r.head_to_head for r in rows] == [0.0] * 8
+
+
+def test_a_tied_player_who_has_met_nobody_scores_nothing_against_those_who_have() -> None:
+    lines = [{"points": 6}, {"points": 6}, {"points": 6}]
+    season, ids = season_with(lines, tiebreaks=["points", "head_to_head", "wins"])
+    a, b, c = ids
+    Standing.objects.filter(entrant_id=a).update(meetings={str(b): 1.0})
+    Standing.objects.filter(entrant_id=b).update(meetings={str(a): 0.0})
+    assert ranking(season, ids) == [(1, 0), (2, 1), (2, 2)]
+    rows = {r.entrant_id: r for r in standings_for(season=season)}
+    assert (rows[a].head_to_head, rows[b].head_to_head, rows[c].head_to_head) == (1.0, 0.0, 0.0)
 
 
 def test_a_players_season_lists_their_tables_and_rating_changes() -> None:

@@ -99,6 +99,27 @@ def test_the_sort_links_work_without_javascript_and_htmx_gets_only_the_table() -
     assert "<html" not in partial
 
 
+def test_the_sorted_column_alone_is_marked_for_screen_readers() -> None:
+    season = a_season()
+
+    def marked(query: str) -> list[tuple[str, str]]:
+        html = Client().get(url(season) + query).content.decode()
+        return re.findall(r'<th scope="col" aria-sort="(\w+)"><a href="([^"]+)"', html)
+
+    assert marked("") == [("ascending", "?sort=rank")]
+    assert marked("?sort=points") == [("descending", "?sort=points")]
+    assert marked("?sort=name&all=1") == [("ascending", "?sort=name&amp;all=1")]
+    assert marked("?sort=nonsense") == []
+
+
+def test_a_sorted_fragment_asks_for_no_void_tables_nor_the_headers_count(django_assert_num_queries: Any) -> None:
+    season = a_season()
+    client, address = Client(), url(season) + "?sort=points"
+    client.force_login(season.entrants.first().user)  # type: ignore[union-attr]
+    with django_assert_num_queries(4):  # the session, the user, the season with the reader's role, the lines
+        assert client.get(address, headers={"HX-Request": "true"}).status_code == 200
+
+
 def test_the_chart_has_a_point_per_leader_and_round_played() -> None:
     season = a_season(players=8, rounds=3, played_rounds=2)
     html = Client().get(url(season)).content.decode()
@@ -149,12 +170,12 @@ def test_the_json_export_matches_the_table() -> None:
 
 
 def test_the_query_count_does_not_grow_with_the_season(django_assert_num_queries: Any) -> None:
-    """Anonymous: the season with its league and club, the standings lines, the ratings; as many for 24 players."""
+    """Anonymous: the season with its league and club, the standings lines with the ratings; as many for 24 players."""
     small = a_season(players=4, rounds=2, played_rounds=1)
     large = a_season(players=24, rounds=5, played_rounds=3)
     for season in (small, large):
         address = url(season)
-        with django_assert_num_queries(3):
+        with django_assert_num_queries(2):
             assert Client().get(address).status_code == 200
 
 
@@ -169,6 +190,8 @@ def test_the_query_count_for_a_logged_in_member_does_not_grow_either(django_asse
             assert client.get(address).status_code == 200
         counts.append(len(counted))
     assert counts[0] == counts[1]
+    # The session, the user, the season with the reader's role, the lines with the ratings, the header's count.
+    assert counts[0] == 5
     with django_assert_num_queries(counts[0]):
         client.get(address)
 

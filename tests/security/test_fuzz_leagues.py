@@ -309,10 +309,17 @@ def _league_url(name: str) -> Callable[[World, Draw], str]:
 
 
 def _same_role(w: World, who: str, url: str, data: dict[str, Any]) -> bool:
-    """The organizer sets a member's role to the one they have: nothing to change, nothing to say."""
-    found = re.search(r"/members/(\d+)/role/", url)
-    membership = Membership.objects.filter(club=w.club, user_id=int(found.group(1)) if found else 0).first()
-    return who == "organizer" and membership is not None and data.get("role") == membership.role
+    """An organizer of the club sets a member's role to the one they have: nothing to change, nothing to say.
+
+    Either club's organizer: the other club's organizer changing a role in their own club is one too.
+    """
+    found = re.search(r"/leagues/c/([^/]+)/members/(\d+)/role/", url)
+    if found is None or who not in w.users:
+        return False
+    club = found.group(1)
+    poster = Membership.objects.filter(club__slug=club, user=w.users[who], role=Membership.Role.ORGANIZER)
+    membership = Membership.objects.filter(club__slug=club, user_id=int(found.group(2))).first()
+    return poster.exists() and membership is not None and data.get("role") == membership.role
 
 
 def _same_division(w: World, who: str, url: str, data: dict[str, Any]) -> bool:
