@@ -34,12 +34,15 @@ import gevent  # type: ignore[import-untyped]
 # gevent patches the standard library as locust loads: nothing above imports ssl, socket users or threads.
 import locust
 from locust import FastHttpUser, between, task
+from locust.contrib.fasthttp import LocustUserAgent
 from locust.env import Environment
 from locust.stats import StatsEntry
 
 from bench._stack import Stack
 
 P95_TARGET_MS = 150.0
+# htmx's "stop polling" answer (a finished match's poll) is a success, as it was for python-requests.
+LocustUserAgent.valid_response_codes = LocustUserAgent.valid_response_codes | {286}
 BUTTON = re.compile(r'name="action" value="([^"]*)"')
 SELECT = re.compile(r'<select name="action">(.*?)</select>', re.S)
 OPTION = re.compile(r'<option value="([^"]*)"')
