@@ -81,7 +81,9 @@ class LinkRecipe:
         if self.kind == "tampered":
             token = link_token(match_id=match.pk, seat=seat, user_id=seats[seat], version=match.version, action=action)
             at = self.pick % len(token)
-            return token[:at] + (self.text[:1] or "A") + token[at + 1 :]
+            # Another character than the one there: the same one would leave the token valid.
+            swap = next(c for c in (self.text[:1], "A", "B") if c and c != token[at])
+            return token[:at] + swap + token[at + 1 :]
         if self.kind == "other salt":
             return signing.dumps(payload, salt="games.something-else")
         people = {"another seat's player": seats[(seat + 1) % match.players], "a stranger": stranger.pk}
