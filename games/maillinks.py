@@ -74,7 +74,8 @@ def link_read(token: str) -> MoveLink:
         raise Refused(LINK_INVALID) from None
     # Signed by us, so well formed; checked all the same, as a bug must not become a crash or a wrong move.
     ids = [data.get(k) for k in ("m", "s", "u", "v")] if isinstance(data, dict) else []
-    numbers = [n for n in ids if type(n) is int and n >= 0]
+    # Ids and numbers the database can hold (a signed 64-bit column): a larger one is no row of ours.
+    numbers = [n for n in ids if type(n) is int and 0 <= n < 2**63]
     if len(numbers) != 4 or not isinstance(data.get("a"), str):
         raise Refused(LINK_INVALID)
     try:

@@ -138,6 +138,7 @@ def _match_rows(match: Match) -> tuple[Any, ...]:
 @example(recipe=LinkRecipe("signed odd", 0, "a", {"type": "play"}, ""), post=False)
 @example(recipe=LinkRecipe("signed odd", 0, "s", True, ""), post=True)
 @example(recipe=LinkRecipe("valid", 0, "a", None, ""), post=True)
+@example(recipe=LinkRecipe("signed odd", 0, "m", 2**63, ""), post=False)  # past a 64-bit id: SQLite overflowed
 def test_a_fuzzed_move_link_never_crashes_and_only_a_valid_one_moves(
     linked: tuple[Match, User], recipe: LinkRecipe, post: bool
 ) -> None:
