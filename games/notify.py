@@ -48,6 +48,11 @@ def presence_window() -> timedelta:
     return timedelta(seconds=getattr(settings, "GAMES_PRESENCE_WINDOW_SECONDS", 300))
 
 
+def seat_at_table(seat: Seat, now: datetime) -> bool:
+    """Whether the seat's player had the table open within the presence window before ``now``, or since."""
+    return is_at_table(last_seen=seat.last_seen, now=now, window=presence_window())
+
+
 # --- presence ----------------------------------------------------------------
 
 
@@ -92,7 +97,7 @@ def turn_mail_unwanted(*, mail: Mail) -> str:
         return "The bot plays this seat while its player is absent."
     if seat.user is None or seat.user.notify != User.Notify.EACH_TURN:
         return "The player no longer wants a mail for each turn."
-    if is_at_table(last_seen=seat.last_seen, now=mail.created_at, window=presence_window()):
+    if seat_at_table(seat, mail.created_at):
         return "The player has been at the table since the turn began."
     return ""
 
@@ -106,7 +111,7 @@ def match_over_mails(*, match: Match, seats: Sequence[Seat]) -> list[Mail]:
     A player at the table when the match ends sees the result there and gets none. Built from what the
     finishing move read (the seats and their players), with no query.
     """
-    now, window = timezone.now(), presence_window()
+    now = timezone.now()
     presenter = presenter_for(match.game)
     names = [mail_safe(seat.name) for seat in seats]
     title, url = f"{match.title} #{match.pk}", _absolute(match.get_absolute_url())
@@ -115,7 +120,7 @@ def match_over_mails(*, match: Match, seats: Sequence[Seat]) -> list[Mail]:
         user = seat.user
         if seat.is_bot or user is None or user.notify == User.Notify.NEVER:
             continue
-        if is_at_table(last_seen=seat.last_seen, now=now, window=window):
+        if seat_at_table(seat, now):
             continue
         standings = presenter.result_table(match.outcome, names, seat.number)
         summary = presenter.result_summary(match.outcome, names, seat.number)
@@ -201,7 +206,7 @@ def _reminder_due(seat: Seat, now: datetime) -> timedelta | None:
     user, started, deadline = seat.user, _clock_started(seat), seat.deadline
     if user is None or started is None or deadline is None:
         return None
-    if is_at_table(last_seen=seat.last_seen, now=now, window=presence_window()):
+    if seat_at_table(seat, now):
         return None
     tz = _zone(user)
     ready = []

@@ -33,7 +33,7 @@ from accounts.models import User
 from engine import IllegalAction, get_game
 from engine.bots import LEVELS, choose
 from engine.replay import seed_hash
-from games.clocks import TimeControl, bank_after_move, deadline_for, is_at_table, turn_mail_due
+from games.clocks import TimeControl, bank_after_move, deadline_for, turn_mail_due
 from games.errors import IllegalMove, MoveRefused, NotSeated, Refused, Stale
 from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat
 from games.selectors import match_locked
@@ -486,7 +486,9 @@ def _seat_update(match: Match, seat: Seat, to_act: list[int], moved: set[int], n
         seat.notified_at = now
         # A player at the table as the turn begins would have the mail cancelled when it falls due, whatever
         # they do meanwhile (``notify.turn_mail_unwanted``): it is not written at all, one row less per move.
-        if not _at_table(seat, now):
+        from games.notify import seat_at_table  # games.notify imports this module
+
+        if not seat_at_table(seat, now):
             mail = _turn_mail(match, seat, user)
     if awaited and seat.deadline is None:
         seat.deadline = turn_deadline(match=match, seat=seat, now=now)
@@ -548,12 +550,6 @@ def seat_clock_paused(seat: Seat) -> bool:
     """
     user = seat.user
     return user is not None and user.vacation_started_at is not None
-
-
-def _at_table(seat: Seat, now: datetime) -> bool:
-    from games.notify import presence_window  # games.notify imports this module
-
-    return is_at_table(last_seen=seat.last_seen, now=now, window=presence_window())
 
 
 def _turn_mail_reader(seat: Seat) -> User | None:

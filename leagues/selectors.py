@@ -240,13 +240,7 @@ def _meetings(season: Season, groups: list[list[int]], digests: dict[int, str]) 
 
 
 def _head_to_head(groups: list[list[int]], meetings: dict[tuple[int, int], float]) -> dict[int, float]:
-    if not meetings:  # nobody tied has met anyone yet
-        return dict.fromkeys((a for group in groups for a in group), 0.0)
-    values = {}
-    for group in groups:
-        for a in group:
-            values[a] = sum(meetings.get((a, b), 0.0) for b in group if b != a)
-    return values
+    return {a: points for group in groups for a, points in tiebreaks.head_to_head(group, meetings).items()}
 
 
 # --- a player's season --------------------------------------------------------

@@ -56,16 +56,17 @@ def rank(
     return ranked
 
 
+def head_to_head(players: Sequence[int], meetings: Mapping[tuple[int, int], float]) -> dict[int, float]:
+    """Each tied player's points against the others of the group, where they sat together."""
+    return {a: sum(meetings.get((a, b), 0.0) for b in players if b != a) for a in players}
+
+
 def _split(group: list[Line], keys: list[str], meetings: Mapping[tuple[int, int], float]) -> list[list[Line]]:
     """The group cut into tied groups, best first, by the first key and then the rest within each."""
     if len(group) < 2 or not keys:
         return [group]
     if keys[0] == "head_to_head":
-        players = [line.player for line in group]
-        value = {
-            line.player: sum(meetings.get((line.player, other), 0.0) for other in players if other != line.player)
-            for line in group
-        }
+        value = head_to_head([line.player for line in group], meetings)
     else:
         value = {line.player: _VALUES[keys[0]](line) for line in group}
     # Rounded so that sums of halves and thirds compare equal however they were added up. One pass into
