@@ -43,8 +43,8 @@ def _match() -> tuple[int, Any]:
     """A Renfield match a dozen moves in, and its first player."""
     from accounts.models import User
     from engine import get_game
-    from games.models import Match
-    from games.services import SeatSpec, match_create, move_submit
+    from engine.play import play_out
+    from games.services import SeatSpec, match_create, move_applier
 
     module = get_game("renfield")
     users = [User.objects.create_user(f"reads-{n}@example.com", "pw") for n in range(module.MIN_PLAYERS)]
@@ -55,13 +55,13 @@ def _match() -> tuple[int, Any]:
         created_by=users[0],
         seats=[SeatSpec(user=u) for u in users],
     )
-    for _ in range(PLIES):
-        match.refresh_from_db()
-        if match.is_over:
-            break
-        number = match.engine.to_act(match.state)[0]
-        action = match.engine.legal_actions(match.state, number)[0]
-        move_submit(match=Match(pk=match.pk), user=users[number], seat=None, action=action, version=match.version)
+    play_out(
+        match.engine,
+        match.state,
+        choose=lambda _state, _seat, legal: legal[0],
+        apply=move_applier(match),
+        max_steps=PLIES,
+    )
     return match.pk, users[0]
 
 

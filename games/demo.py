@@ -7,8 +7,8 @@ from typing import Any
 from engine import GAMES, get_game
 from engine.bots import choose
 from engine.play import play_out
-from games.models import Match, Move
-from games.services import SeatSpec, match_create, move_submit
+from games.models import Match
+from games.services import SeatSpec, match_create, move_applier
 
 MAX_DEMO_MOVES = 3_000
 
@@ -43,16 +43,8 @@ def _short(module: Any) -> dict[str, Any]:
 def _play_out(match: Match) -> None:
     """Everyone plays basic bot moves until the end, so the replay page has something to show."""
     game = match.engine
-    seats = {s.number: s for s in match.seats.select_related("user")}
 
     def basic(state: dict[str, Any], number: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
         return choose(match.game, "basic", game.view(state, number), legal, seed=f"demo:{match.version}")
 
-    def submit(state: dict[str, Any], number: int, action: dict[str, Any]) -> dict[str, Any]:
-        seat = seats[number]
-        kind = Move.Kind.BOT if seat.is_bot else Move.Kind.PLAYER
-        move_submit(match=match, user=seat.user, seat=number, action=action, version=match.version, kind=kind)
-        match.refresh_from_db()  # bots woken when the move commits (eager Celery) may have played on since
-        return match.state
-
-    play_out(game, match.state, choose=basic, apply=submit, max_steps=MAX_DEMO_MOVES)
+    play_out(game, match.state, choose=basic, apply=move_applier(match), max_steps=MAX_DEMO_MOVES)

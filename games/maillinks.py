@@ -107,12 +107,11 @@ def short_view(*, match: Match, seat: int, seats: list[Seat]) -> dict[str, Any]:
     scores = view.get("scores") or []
     short: dict[str, Any] = {
         "hand": presenter.cards(view.get("hand")),
-        "bidding_cards": presenter.cards(view.get("bidding_cards")),
+        "card_sets": presenter.card_sets(view),
         "centre": presenter.cards(view.get("centre")),
         "trick": presenter.trick_board(view, names)["plays"] if isinstance(view.get("trick"), list) else [],
         "trump": presenter.suit_name(view["trump"]) if isinstance(view.get("trump"), str) and view["trump"] else "",
-        # Rentz: which of the five games this hand is.
-        "game": presenter.mini_title(view.get("game")) if hasattr(presenter, "mini_title") else "",
+        "hand_title": presenter.hand_title(view),
         "scores": [
             {"name": name, "score": presenter.score_text(scores[n]) if n < len(scores) else "", "me": n == seat}
             for n, name in enumerate(names)

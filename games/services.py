@@ -32,6 +32,7 @@ from django.utils import timezone
 from accounts.models import User
 from engine import IllegalAction, get_game
 from engine.bots import LEVELS, choose
+from engine.play import Apply
 from engine.replay import seed_hash
 from games.clocks import TimeControl, bank_after_move, deadline_for, turn_mail_due
 from games.errors import IllegalMove, MoveRefused, NotSeated, Refused, Stale
@@ -270,6 +271,26 @@ def move_submit(
         _after_change(locked, seats, moved={m.seat for m in moves})
     _adopt(match, locked, seats)
     return moves[0]
+
+
+def move_applier(match: Match) -> Apply:
+    """An ``apply`` for ``engine.play.play_out`` that plays each action the way the app does: ``move_submit`` for
+    the seat's player, or for its bot (kind BOT), then returns the match's state as the move left it.
+
+    Inside a transaction ``move_submit`` has already brought ``match`` up to date (``_adopt``). Outside one
+    the move really committed, so bots woken on commit (eager Celery) may have moved since: read it again.
+    """
+    seats = {s.number: s for s in match.seats.select_related("user")}
+
+    def apply(_state: dict[str, Any], number: int, action: dict[str, Any]) -> dict[str, Any]:
+        seat = seats[number]
+        kind = Move.Kind.BOT if seat.is_bot else Move.Kind.PLAYER
+        move_submit(match=match, user=seat.user, seat=number, action=action, version=match.version, kind=kind)
+        if not transaction.get_connection().in_atomic_block:
+            match.refresh_from_db(fields=["state", "version", "status", "outcome", "recent_moves"])
+        return match.state
+
+    return apply
 
 
 def _adopt(match: Match, locked: Match, seats: list[Seat]) -> None:

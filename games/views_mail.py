@@ -106,13 +106,19 @@ def _service_worker_source() -> bytes:
         return bytes(handle.read())
 
 
+# A browser's subscription is a little over a kilobyte at most (the endpoint is capped at 1,000 characters).
+# A longer body is not read at all: json.loads would answer a number past Python's 4,300 digits with a
+# plain ValueError and arrays nested thousands deep with a RecursionError, both a 500 rather than a refusal.
+SUBSCRIPTION_BYTES = 4096
+
+
 @login_required
 @require_POST
 def push_subscription(request: AuthedRequest) -> HttpResponse:
     """``push.js`` posts the browser's subscription (JSON); with ``"unsubscribe": true`` it is forgotten."""
     try:
-        data = json.loads(request.body or b"{}")
-    except ValueError:
+        data = json.loads(request.body or b"{}") if len(request.body) <= SUBSCRIPTION_BYTES else None
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):  # RecursionError: deep nesting, some Pythons
         data = None
     if isinstance(data, dict) and data.get("unsubscribe"):
         push_unsubscribe(user=request.user, endpoint=str(data.get("endpoint", "")))

@@ -15,8 +15,8 @@ from django.utils import timezone
 from accounts.models import User
 from engine.bots import choose
 from engine.play import play_out
-from games.models import Match, Move
-from games.services import move_submit
+from games.models import Match
+from games.services import move_applier
 from leagues import services
 from leagues.models import Club, Fixture, Membership, Season
 
@@ -83,16 +83,8 @@ def _extra_player(email: str, name: str) -> User:
 def _play_out(match: Match) -> None:
     """Basic bot moves for every seat until the end, recorded as the players' moves."""
     game = match.engine
-    seats = {s.number: s for s in match.seats.select_related("user")}
 
     def basic(state: dict[str, Any], number: int, legal: list[dict[str, Any]]) -> dict[str, Any]:
         return choose(match.game, "basic", game.view(state, number), legal, seed=f"league-demo:{match.version}")
 
-    def submit(state: dict[str, Any], number: int, action: dict[str, Any]) -> dict[str, Any]:
-        seat = seats[number]
-        kind = Move.Kind.BOT if seat.is_bot else Move.Kind.PLAYER
-        move_submit(match=match, user=seat.user, seat=number, action=action, version=match.version, kind=kind)
-        match.refresh_from_db()
-        return match.state
-
-    play_out(game, match.state, choose=basic, apply=submit, max_steps=MAX_DEMO_MOVES)
+    play_out(game, match.state, choose=basic, apply=move_applier(match), max_steps=MAX_DEMO_MOVES)

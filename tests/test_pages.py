@@ -6,6 +6,7 @@ import re
 
 import pytest
 from django.contrib.staticfiles import finders
+from django.http import HttpResponse
 from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -39,37 +40,65 @@ def test_it_finds_the_pages_to_check() -> None:
     assert {"/accounts/login/", "/accounts/signup/", "/me/", "/accounts/password/reset/", "/admin/"} <= set(PATHS)
 
 
-def assert_renders(client: Client, path: str) -> str:
-    response = client.get(path)
-    # 302: a login or a redirect to a page with arguments; 405: an endpoint that only takes POST.
-    assert response.status_code in {200, 302, 405}, f"{path} answered {response.status_code}"
-    is_page = response.status_code == 200 and response["Content-Type"].startswith("text/html")
-    body = response.content.decode() if is_page else ""
-    if "<html" in body:
-        assert '<header class="site-header">' in body, f"{path} does not use the page shell"
+# The paths that answer with something other than a page, and the file type each serves.
+NOT_PAGES = {"/healthz": "text/plain", "/sw.js": "text/javascript"}
+
+
+def is_page(response: HttpResponse) -> bool:
+    """An HTML page, told by the response's status and Content-Type rather than by what its body happens to hold."""
+    return response.status_code == 200 and response["Content-Type"].startswith("text/html")
+
+
+def assert_page(path: str, response: HttpResponse) -> str:
+    """The page's HTML, checked to be a whole document inside the page shell."""
+    body = response.content.decode()
+    assert "<html" in body, f"{path} answers with HTML that is not a whole page"
+    assert '<header class="site-header">' in body, f"{path} does not use the page shell"
     return body
 
 
+def assert_not_page(path: str, response: HttpResponse) -> None:
+    """What a path that is not a page answers instead: a redirect, POST only, or a known file of its own type."""
+    if response.status_code == 302:  # a login, or a page with arguments
+        assert response["Location"].startswith("/"), f"{path} redirects away from the site"
+    elif response.status_code == 405:  # an endpoint that only takes POST
+        assert response["Allow"] == "POST", f"{path} refuses GET but allows {response['Allow']}"
+    else:
+        assert response.status_code == 200, f"{path} answered {response.status_code}"
+        served = response["Content-Type"].split(";")[0]
+        assert served == NOT_PAGES.get(path), f"{path} answered {served}, not a page"
+
+
 def test_the_page_checks_below_reach_full_pages(client: Client) -> None:
-    # The checks below apply to HTML pages only (others redirect or answer POST only); these two must be pages.
-    assert "<html" in assert_renders(client, "/accounts/login/"), "the login page is a page for anonymous visitors"
+    # Each path below is checked as a page or as what it is instead; these two must be pages.
+    response = client.get("/accounts/login/")
+    assert is_page(response), "the login page is a page for anonymous visitors"
+    assert_page("/accounts/login/", response)
     client.force_login(UserFactory())
-    assert "<html" in assert_renders(client, "/me/"), "the profile page is a page for players"
+    response = client.get("/me/")
+    assert is_page(response), "the profile page is a page for players"
+    assert_page("/me/", response)
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_it_renders_every_page_for_anonymous_visitors(client: Client, path: str) -> None:
-    body = assert_renders(client, path)
-    if "<html" in body:
+    response = client.get(path)
+    if is_page(response):
+        body = assert_page(path, response)
         assert 'href="/accounts/login/"' in body and "Log out" not in body
+    else:
+        assert_not_page(path, response)
 
 
 @pytest.mark.parametrize("path", PATHS)
 def test_it_renders_every_page_for_signed_in_players(client: Client, path: str) -> None:
     client.force_login(UserFactory(display_name="Juno"))
-    body = assert_renders(client, path)
-    if "<html" in body:
+    response = client.get(path)
+    if is_page(response):
+        body = assert_page(path, response)
         assert "Juno" in body and 'action="/accounts/logout/"' in body
+    else:
+        assert_not_page(path, response)
 
 
 def test_it_renders_the_account_pages_in_our_layout(client: Client) -> None:

@@ -98,6 +98,9 @@ class Presenter:
     )
     # View keys whose seat numbers read as the player's name in the generic table.
     seat_keys: ClassVar[frozenset[str]] = frozenset({"seat", "winner", "taker", "leader", "bidder"})
+    # The reader's cards beside their hand, by view key, with the heading they are shown under: in the turn
+    # panel and the turn mail (Rapscallion's bidding cards). Like the hand, a card there may be drawn on a button.
+    own_card_sets: ClassVar[dict[str, str]] = {}
 
     def __init__(self, game_name: str) -> None:
         self.game_name = game_name
@@ -151,6 +154,25 @@ class Presenter:
     def cards(self, codes: Any) -> list[dict[str, Any]]:
         return [self.card(c) for c in codes or []]
 
+    def card_sets(self, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The reader's other cards (``own_card_sets``) that the view holds: each with its heading and its faces."""
+        return [
+            {"key": key, "heading": heading, "cards": self.cards(view[key])}
+            for key, heading in self.own_card_sets.items()
+            if key in view
+        ]
+
+    def _in_view(self, card: str, view: dict[str, Any]) -> bool:
+        """A card may be drawn as a card only where the reader's view holds it (the hand, the centre, the
+        reader's other cards); else it is named in words."""
+        if not view:
+            return True
+        return any(card in (view.get(key) or []) for key in ("hand", "centre", *self.own_card_sets))
+
+    def hand_title(self, view: dict[str, Any]) -> str:
+        """What the current hand is, in a few words, where a match's hands differ (Rentz's five games); else empty."""
+        return ""
+
     def suit_name(self, suit: str) -> str:
         symbols = {"C": "♣ clubs", "D": "♦ diamonds", "H": "♥ hearts", "S": "♠ spades"}
         return symbols.get(suit, suit)
@@ -172,8 +194,6 @@ class Presenter:
             winners = [names[n] if n < len(names) else str(n) for n, p in enumerate(places) if p == 1]
             return ("Won by " if len(winners) == 1 else "Shared win: ") + " & ".join(winners) + "."
         place = places[seat]
-        if "teams" in view:
-            return "Your team won." if place == 1 else "Your team lost."
         shared = places.count(place) > 1
         if place == 1:
             return f"You won{' (shared)' if shared else ''} (1st of {len(places)})."
@@ -217,8 +237,12 @@ class Presenter:
         winners = [row["name"] for row in rows if row["place"] == 1]
         return {"place": f"{mine['place_text']} of {len(rows)}" if mine else "", "winners": " & ".join(winners)}
 
-    def showdown(self, outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
-        """The last hand laid open at the end, for games that have one (Rapscallion's best fives)."""
+    # A game's own part of the result, under the standings (Rapscallion's last showdown): the template
+    # (a partial of the game's templates) and its data (``result_details``), both None for most games.
+    result_template: ClassVar[str | None] = None
+
+    def result_details(self, outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+        """The data for ``result_template`` at the end of a match; None for a game without one."""
         return None
 
     # --- moves ----------------------------------------------------------------
@@ -301,7 +325,7 @@ class Presenter:
 
     def _choice(self, action: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
         card = action.get("card")
-        visible = isinstance(card, str) and self.card_text(card) is not None and _in_view(card, view)
+        visible = isinstance(card, str) and self.card_text(card) is not None and self._in_view(card, view)
         label = self.action_label(action, view)
         return {
             "value": _ACTION_JSON.encode(action),
@@ -327,7 +351,7 @@ class Presenter:
             "moves": bool(legal),
             "hand": hand,
             "hand_group": hand_group,
-            "bidding_cards": self.cards(view["bidding_cards"]) if "bidding_cards" in view else None,
+            "card_sets": self.card_sets(view),
             "groups": [g for g in groups if g["widget"] != "hand"],
         }
 
@@ -372,7 +396,8 @@ class Presenter:
             "result": self.result_line(view, reader, names) if over else "",
             "result_table": self.result_table(match.outcome or view.get("outcome"), names, reader) if over else [],
             "score_heading": self.score_heading,
-            "showdown": self.showdown(match.outcome or view.get("outcome"), names) if over else None,
+            "result_details": self.result_details(match.outcome or view.get("outcome"), names) if over else None,
+            "result_template": self.result_template,
             "board": self.board(view, names),
             "board_template": self.board_template,
             "details_template": self.details_template,
@@ -411,7 +436,7 @@ class Presenter:
             for seat in table.seats
         ]
         return {
-            "turn": {"moves": False, "hand": None, "hand_group": None, "bidding_cards": None, "groups": []},
+            "turn": {"moves": False, "hand": None, "hand_group": None, "card_sets": [], "groups": []},
             "seats": [{**row, "acting": False, "score": ""} for row in self.seats(table, viewer_id=viewer_id)],
             "board": {},
             "board_template": "games/_waiting.html#board",
@@ -506,10 +531,3 @@ def _unique(choices: Any) -> list[dict[str, Any]]:
             seen.add(choice["label"])
             result.append(choice)
     return result
-
-
-def _in_view(card: str, view: dict[str, Any]) -> bool:
-    """A card may be drawn as a card only where the reader's view holds it; else it is named in words."""
-    if not view:
-        return True
-    return any(card in (view.get(key) or []) for key in ("hand", "bidding_cards", "centre"))

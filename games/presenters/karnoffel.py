@@ -17,6 +17,13 @@ class KarnoffelPresenter(Presenter):
         teams = [" & ".join(names[s] for s in team if s < len(names)) for team in self.engine.TEAMS]
         return [teams[self.engine.team_of(seat)] for seat in range(len(names))]
 
+    def result_line(self, view: dict[str, Any], seat: int | None, names: list[str]) -> str:
+        """A player wins or loses with their partner: the reader's team is named, not a place."""
+        places = (view.get("outcome") or {}).get("places") or []
+        if seat is not None and 0 <= seat < len(places):
+            return "Your team won." if places[seat] == 1 else "Your team lost."
+        return super().result_line(view, seat, names)
+
     def board(self, view: dict[str, Any], names: list[str]) -> dict[str, Any]:
         return {
             "trump": self.suit_name(view.get("trump") or ""),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from games.presenters.base import Presenter
 
@@ -11,8 +11,10 @@ class RapscallionPresenter(Presenter):
     board_template = "games/tables/rapscallion.html#board"
     details_template = "games/tables/rapscallion.html#details"
     score_heading = "Points"
+    result_template = "games/tables/rapscallion.html#showdown"
+    own_card_sets: ClassVar[dict[str, str]] = {"bidding_cards": "Your bidding cards"}
 
-    def showdown(self, outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+    def result_details(self, outcome: dict[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
         """The last hand's showdown: each player's best five, its category, the side bet and the points."""
         last = (outcome or {}).get("last_hand")
         if not isinstance(last, dict):

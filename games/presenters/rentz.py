@@ -15,6 +15,10 @@ class RentzPresenter(Presenter):
     def mini_title(self, key: str | None) -> str:
         return self.engine.MINI_TITLES.get(key, str(key).replace("_", " ").capitalize()) if key else ""
 
+    def hand_title(self, view: dict[str, Any]) -> str:
+        """Which of the five games this hand is."""
+        return self.mini_title(view.get("game"))
+
     def special_label(self, kind: str, action: dict[str, Any], view: dict[str, Any]) -> str:
         if kind == "choose":
             return self.mini_title(action.get("game"))

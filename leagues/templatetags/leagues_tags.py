@@ -9,7 +9,7 @@ from django import template
 from accounts.models import User
 from engine import GAMES, get_game
 from leagues.models import Fixture, Rating, RatingChange
-from leagues.selectors import StandingRow, fixtures_for_user
+from leagues.selectors import fixtures_for_user
 
 register = template.Library()
 RATING_HISTORY = 10
@@ -20,12 +20,6 @@ def my_league_fixtures(context: dict[str, Any]) -> list[Fixture]:
     """The reader's league matches still to play (one query); nothing for a visitor."""
     user = context["request"].user
     return fixtures_for_user(user=user) if isinstance(user, User) else []
-
-
-@register.filter
-def tiebreak(row: StandingRow, key: str) -> float | None:
-    """A standings row's value for one tie-break column."""
-    return row.value(key)
 
 
 @register.simple_tag

@@ -5,13 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from django.db import transaction
-
 from accounts.models import User
 from engine import GAMES, get_game
-from engine.play import MAX_MATCH_STEPS, Apply, Choose, play_out
-from games.models import Match, Move
-from games.services import SeatSpec, match_create, move_submit
+from engine.play import MAX_MATCH_STEPS, Choose, play_out
+from games.models import Match
+from games.services import SeatSpec, match_create, move_applier
 from tests.accounts.factories import PASSWORD, UserFactory
 
 __all__ = [
@@ -80,7 +78,7 @@ def play_engine_moves(match: Match, count: int, *, seed: int = 0, until_over: bo
         match.engine,
         match.state,
         choose=_random_choice(rng),
-        apply=_submitter(match),
+        apply=move_applier(match),
         max_steps=MAX_MATCH_STEPS if until_over else count,
     )
     return match
@@ -98,7 +96,7 @@ def play_until_turn(match: Match, seat: int, *, limit: int = 200, seed: int = 0)
         game,
         match.state,
         choose=_random_choice(rng),
-        apply=_submitter(match),
+        apply=move_applier(match),
         max_steps=limit,
         until=lambda state: seat in game.to_act(state),
     )
@@ -116,7 +114,7 @@ def play_random(match: Match, count: int, *, seed: int = 0) -> None:
         game,
         match.state,
         choose=_random_choice(rng),
-        apply=_submitter(match),
+        apply=move_applier(match),
         max_steps=count,
         until=lambda state: game.to_act(state)[0] not in humans,
     )
@@ -124,19 +122,3 @@ def play_random(match: Match, count: int, *, seed: int = 0) -> None:
 
 def _random_choice(rng: random.Random) -> Choose:
     return lambda _state, _seat, legal: rng.choice(legal)
-
-
-def _submitter(match: Match) -> Apply:
-    """Apply an action the way the app does: ``move_submit`` for the seat's player, or for its bot."""
-    seats = {s.number: s for s in match.seats.select_related("user")}
-
-    def submit(_state: dict[str, Any], number: int, action: dict[str, Any]) -> dict[str, Any]:
-        seat = seats[number]
-        kind = Move.Kind.BOT if seat.is_bot else Move.Kind.PLAYER
-        move_submit(match=match, user=seat.user, seat=number, action=action, version=match.version, kind=kind)
-        if not transaction.get_connection().in_atomic_block:
-            # The move really committed, so bots woken on commit (eager mode) may have moved since.
-            match.refresh_from_db(fields=["state", "version", "status", "outcome", "recent_moves"])
-        return match.state
-
-    return submit

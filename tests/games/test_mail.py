@@ -295,3 +295,46 @@ def test_the_sweep_fails_a_lost_mail_that_had_all_its_attempts(eager) -> None:  
     mail.refresh_from_db()
     assert mail.status == Mail.Status.FAILED and "stopped" in mail.last_error
     assert django_mail.outbox == []
+
+
+def _short(match: Match, number: int) -> tuple[dict, str, str]:
+    from django.template.loader import render_to_string
+
+    from games.maillinks import short_view
+
+    match.refresh_from_db()
+    short = short_view(match=match, seat=number, seats=list(match.seats.select_related("user").order_by("number")))
+    context = {"short": short}
+    return (
+        short,
+        render_to_string("games/mail/_short_view.txt", context),
+        render_to_string("games/mail/_short_view.html", context),
+    )
+
+
+def test_the_short_view_shows_a_players_other_cards_under_their_games_heading() -> None:
+    """Rapscallion's bidding cards travel in the turn mail under their own heading (``own_card_sets``)."""
+    match = make_match("rapscallion")
+    number = match.engine.to_act(match.state)[0]
+    mine = match.engine.view(match.state, number)["bidding_cards"]
+    assert mine, "a Rapscallion player starts with bidding cards"
+    short, text, html = _short(match, number)
+    texts = [card["text"] for card in short["card_sets"][0]["cards"]]
+    assert [s["heading"] for s in short["card_sets"]] == ["Your bidding cards"] and len(texts) == len(mine)
+    assert "Your bidding cards: " + ", ".join(texts) in text and "<p>Your bidding cards: " in html
+    other = make_match("karnoffel")
+    assert _short(other, 0)[0]["card_sets"] == [] and "bidding" not in _short(other, 0)[1]
+
+
+def test_the_short_view_names_the_hand_where_a_games_hands_differ() -> None:
+    """Rentz: which of the five games this hand is, once the dealer has chosen it."""
+    match = make_match("rentz")
+    chooser = match.engine.to_act(match.state)[0]
+    assert _short(match, chooser)[0]["hand_title"] == ""
+    action = match.engine.legal_actions(match.state, chooser)[0]
+    seat = match.seats.get(number=chooser)
+    move_submit(match=match, user=seat.user, seat=chooser, action=action, version=match.version)
+    title = match.engine.MINI_TITLES[action["game"]]
+    short, text, html = _short(match, chooser)
+    assert short["hand_title"] == title and f"This hand: {title}" in text and f"<p>This hand: {title}</p>" in html
+    assert _short(make_match("karnoffel"), 0)[0]["hand_title"] == ""

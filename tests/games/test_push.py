@@ -235,6 +235,33 @@ def test_bad_keys_and_visitors_are_refused(vapid) -> None:  # noqa: ANN001
     assert not PushSubscription.objects.exists()
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"{",  # not JSON
+        b"\x80\xff{}",  # not UTF-8
+        b'{"endpoint": ' + b"1" * 5000 + b"}",  # a number past Python's digits for an int
+        b"[" * 100_000 + b"]" * 100_000,  # nested past Python's recursion limit
+        b"[" * 2048 + b"]" * 2048,  # as deep as fits the body read (past the C recursion limit of some Pythons)
+    ],
+    ids=["not-json", "not-utf8", "long-number", "deep-nesting", "deep-nesting-within-the-cap"],
+)
+def test_a_body_that_is_not_readable_json_is_refused_with_a_sentence(vapid, body: bytes) -> None:  # noqa: ANN001
+    client = login(UserFactory())
+    response = client.post(reverse("games-push-subscription"), body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json() == {"ok": False, "message": "Your browser sent a subscription this site cannot read."}
+    assert not PushSubscription.objects.exists()
+
+
+def test_a_subscription_with_the_longest_endpoint_still_fits_the_body_read(vapid) -> None:  # noqa: ANN001
+    endpoint = "https://fcm.googleapis.com/fcm/send/"
+    data = _subscription(endpoint + "a" * (1000 - len(endpoint))) | {"expirationTime": None}
+    user = UserFactory()
+    assert _post(login(user), data).status_code == 200
+    assert PushSubscription.objects.get().user == user
+
+
 def test_the_service_worker_is_served_from_the_root() -> None:
     response = Client().get("/sw.js")
     assert response.status_code == 200

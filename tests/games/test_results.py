@@ -52,7 +52,7 @@ def test_karnoffel_results_name_the_teams() -> None:
 def test_rapscallion_shows_each_players_best_five_at_the_end() -> None:
     match = _finished("rapscallion")
     page = login(match.created_by).get(match.get_absolute_url())
-    showdown = page.context["showdown"]
+    showdown = page.context["result_details"]
     assert showdown is not None and len(showdown["rows"]) == match.players
     text = page.content.decode()
     assert "The showdown" in text

@@ -8,6 +8,7 @@ the raw dumps the old generic table showed ("Dealer 0", "king_of_hearts").
 
 from __future__ import annotations
 
+import ast
 import html as html_lib
 import json
 import re
@@ -149,20 +150,22 @@ def test_a_finished_table_says_who_won_and_shows_the_seed_in_the_live_part(game:
 
 
 @pytest.mark.parametrize(
-    ("places", "seat", "view_extra", "line"),
+    ("game", "places", "seat", "line"),
     [
-        ([1, 2, 3, 4], 0, {}, "You won (1st of 4)."),
-        ([2, 1, 3, 4], 0, {}, "You came 2nd of 4."),
-        ([3, 1, 4, 2], 0, {}, "You came 3rd of 4."),
-        ([1, 1, 3], 1, {}, "You won (shared) (1st of 3)."),
-        ([1, 2, 1, 2], 2, {"teams": [[0, 2], [1, 3]]}, "Your team won."),
-        ([1, 2, 1, 2], 3, {"teams": [[0, 2], [1, 3]]}, "Your team lost."),
-        ([2, 1, 3], None, {}, "Won by B."),
+        ("rentz", [1, 2, 3, 4], 0, "You won (1st of 4)."),
+        ("rentz", [2, 1, 3, 4], 0, "You came 2nd of 4."),
+        ("rentz", [3, 1, 4, 2], 0, "You came 3rd of 4."),
+        ("rentz", [1, 1, 3], 1, "You won (shared) (1st of 3)."),
+        ("rentz", [2, 1, 3], None, "Won by B."),
+        # Karnoffel is won and lost by teams: the reader's team, not a shared place.
+        ("karnoffel", [1, 2, 1, 2], 2, "Your team won."),
+        ("karnoffel", [1, 2, 1, 2], 3, "Your team lost."),
+        ("karnoffel", [2, 1, 2, 1], None, "Shared win: B & D."),
     ],
 )
-def test_the_result_line_speaks_to_the_reader(places: list[int], seat: int | None, view_extra: dict, line: str) -> None:
-    view = {"outcome": {"places": places, "scores": [0] * len(places)}, **view_extra}
-    assert presenter_for("rentz").result_line(view, seat, ["A", "B", "C", "D"][: len(places)]) == line
+def test_the_result_line_speaks_to_the_reader(game: str, places: list[int], seat: int | None, line: str) -> None:
+    view = {"outcome": {"places": places, "scores": [0] * len(places)}}
+    assert presenter_for(game).result_line(view, seat, ["A", "B", "C", "D"][: len(places)]) == line
 
 
 def test_ordinals_read_as_spoken() -> None:
@@ -464,3 +467,82 @@ def test_no_markup_is_built_in_python() -> None:
         source = path.read_text()
         for name in ("mark_safe", "format_html", "SafeString", "SafeText"):
             assert name not in source, f"{path.relative_to(root)} uses {name}"
+
+
+# Words and view keys that belong to one game: the shared layer (the base presenter, the shared templates,
+# the turn mail's short view) names none of them, so that a fifth game needs only its presenter and templates.
+GAME_NAMES = ("renfield", "rentz", "karnoffel", "rapscallion")
+GAME_KEYS = ("bidding_cards", "teams", "mini_title", "showdown")  # a view key, hook or part of one game
+SHARED_TEMPLATE_COMMENT = re.compile(r"\{#.*?#\}|\{% comment %\}.*?\{% endcomment %\}", re.S)
+
+
+def _code_words(path: Path) -> tuple[set[str], set[str]]:
+    """The string constants and the names of a Python module, lowercased, without its comments and docstrings."""
+    tree = ast.parse(path.read_text())
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    strings: set[str] = set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+            strings.add(node.value.lower())
+        elif isinstance(node, ast.Name):
+            names.add(node.id.lower())
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr.lower())
+    return strings, names
+
+
+def test_the_shared_layer_names_no_game() -> None:
+    root = Path(settings.BASE_DIR)
+    for module in ("games/presenters/base.py", "games/maillinks.py", "games/selectors.py", "games/views.py"):
+        strings, names = _code_words(root / module)
+        found = [w for w in GAME_NAMES if any(w in word for word in strings | names)]
+        found += [k for k in GAME_KEYS if k in strings or k in names - {"teams"}]  # a local "teams" is the team column
+        assert not found, f"{module} names {found}"
+    # What draws any game's table, log, replay and turn mail (the landing and rules pages describe the games).
+    pages = ("match.html", "replay.html", "log.html", "confirm_move.html")
+    shared = [
+        *(root / "templates/games" / page for page in pages),
+        *(root / "templates/games").glob("_*.html"),
+        *(root / "templates/games/mail").glob("*"),
+    ]
+    assert len(shared) > 10 and all(path.exists() for path in shared)
+    for path in shared:
+        text = SHARED_TEMPLATE_COMMENT.sub("", path.read_text()).lower()
+        found = [w for w in (*GAME_NAMES, *GAME_KEYS) if re.search(rf"\b{w}\b", text)]
+        assert not found, f"{path.relative_to(root)} names {found}"
+
+
+def test_the_shared_layer_check_catches_a_game_name(tmp_path: Path) -> None:
+    """A control for the check above: a game's key in code is caught, the same word in a comment is not."""
+    module = tmp_path / "m.py"
+    module.write_text('"""About rapscallion."""\n# rentz\nx = view.get("bidding_cards") or presenter.mini_title\n')
+    strings, names = _code_words(module)
+    assert "bidding_cards" in strings and "mini_title" in names
+    assert not any("rentz" in w or "rapscallion" in w for w in strings | names)
+
+
+def test_a_players_other_cards_show_under_their_games_heading_to_them_only() -> None:
+    """Rapscallion's bidding cards (``own_card_sets``): in the reader's own section, never on a watcher's page."""
+    match = make_match("rapscallion")
+    number, client = _reader(match)
+    mine = match.engine.view(match.state, number)["bidding_cards"]
+    assert mine, "a Rapscallion player starts with bidding cards"
+    page = _page(client, match)
+    section = page[page.index('<section class="card-set" aria-label="Your bidding cards">') :]
+    section = section[: section.index("</section>")]
+    assert "<h3>Your bidding cards</h3>" in section
+    assert re.findall(r'data-card="([^"]+)"', section) == [
+        c for c in mine if not presenter_for("rapscallion").is_back(c)
+    ]
+    watcher = _page(login(UserFactory()), match)
+    assert 'class="card-set"' not in watcher and "Your bidding cards" not in watcher
+    karnoffel = make_match("karnoffel")
+    assert 'class="card-set"' not in _page(_reader(karnoffel)[1], karnoffel)
