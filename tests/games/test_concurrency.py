@@ -172,7 +172,9 @@ def test_a_move_locks_the_match_before_its_seats(no_connection_left: None) -> No
     game = game_names()[0]
     match = make_match(game, users=[UserFactory() for _ in range(get_game(game).MIN_PLAYERS)])
     seat_id = match.seats.order_by("number").values_list("pk", flat=True).first()
-    held, released = threading.Event(), threading.Event()
+    # ``updated`` is set inside the holder's transaction, before its commit: the mover's read can only return
+    # after that commit, so it finds it set. (An event set after the commit would race the mover's thread.)
+    held, updated = threading.Event(), threading.Event()
     outcome: dict[str, str] = {}
 
     def holder() -> None:
@@ -187,11 +189,11 @@ def test_a_move_locks_the_match_before_its_seats(no_connection_left: None) -> No
                 with connection.cursor() as cursor:
                     cursor.execute("SET LOCAL lock_timeout = '2s'")
                 Seat.objects.filter(pk=seat_id).update(timeouts_in_row=1)
+                updated.set()
             outcome["holder"] = "ok"
         except Exception as exc:  # noqa: BLE001 - reported below
             outcome["holder"] = f"error: {exc!r}"
         finally:
-            released.set()
             _thread_pids.append(connection.connection.info.backend_pid)
             connection.close()
 
@@ -200,7 +202,7 @@ def test_a_move_locks_the_match_before_its_seats(no_connection_left: None) -> No
             assert held.wait(THREAD_TIMEOUT)
             with transaction.atomic():
                 found = match_locked(match.pk)
-                outcome["mover"] = "ok" if found is not None and released.is_set() else "read before the release"
+                outcome["mover"] = "ok" if found is not None and updated.is_set() else "read before the release"
                 outcome["seen"] = str(next(s for s in found[1] if s.pk == seat_id).timeouts_in_row) if found else ""
         except Exception as exc:  # noqa: BLE001 - reported below
             outcome["mover"] = f"error: {exc!r}"
