@@ -78,6 +78,7 @@ CATEGORIES = (
     "straight flush",
 )
 CATEGORY_POINTS = (0, 0, 0, 0, 5, 10, 15, 20, 20)
+STRAIGHT, STRAIGHT_FLUSH = CATEGORIES.index("straight"), CATEGORIES.index("straight flush")
 BEST_HAND_POINTS = 20
 WORST_HAND_POINTS = -10
 SIDE_BET_POINTS = 15
@@ -155,11 +156,14 @@ HandKey = tuple[int, tuple[int, ...], tuple[int, ...]]
 
 
 def best_hand(cards: list[str]) -> tuple[HandKey, list[str]]:
-    """The best five of ``cards`` as (comparable key, five cards in the order compared).
+    """The best five of ``cards`` as (comparable key, five cards in poker order).
 
-    The key is (category, ranks, suits) with the cards in poker order: groups
-    before kickers, straights from the top (a wheel from its 5), equal ranks by
-    suit, so two hands of equal poker rank are ordered by suit card by card.
+    The key is (category, ranks, suits). The ranks are in poker order (groups
+    before kickers, straights from the top, a wheel from its 5), so the key
+    ranks hands as poker does. The suits are in height order (highest card
+    first, a wheel's ace last, equal ranks best suit first): two hands of
+    exactly equal rank are ordered by the suit of their highest card, then the
+    next card, and so on, as the digest says.
     """
     ordered = sorted(cards, key=_order_key, reverse=True)
     by_rank: dict[int, list[str]] = {}
@@ -221,8 +225,11 @@ def _cards_key(cards: list[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 def _keyed(category: int, five: list[str]) -> tuple[HandKey, list[str]]:
-    ranks, suits = _cards_key(five)
-    return (category, ranks, suits), five
+    ranks = tuple(RANK_VALUE[c[0]] for c in five)
+    # A straight is already in height order (a wheel's ace last); a group may
+    # lie below its kickers (3 3 A K Q), and the suit tie-break goes by height.
+    by_height = five if category in (STRAIGHT, STRAIGHT_FLUSH) else sorted(five, key=_order_key, reverse=True)
+    return (category, ranks, tuple(SUIT_RANK[c[1]] for c in by_height)), five
 
 
 # --- options and the state ------------------------------------------------------

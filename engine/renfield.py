@@ -48,7 +48,16 @@ from collections.abc import Mapping
 from itertools import permutations
 from typing import Any, TypedDict, cast
 
-from engine.cards import action_in, check_stacked_deck, is_whole, places_from_scores, public_part, rebuild, shuffled
+from engine.cards import (
+    action_in,
+    check_stacked_deck,
+    is_whole,
+    json_copy,
+    places_from_scores,
+    public_part,
+    rebuild,
+    shuffled,
+)
 from engine.cards import validate_options as check_schema
 from engine.errors import IllegalAction
 
@@ -1105,13 +1114,17 @@ def _score_blaze(s: State, totals: list[int]) -> tuple[State, dict[str, Any]]:
 
 
 def outcome(state: State) -> dict[str, Any]:
+    """The result, only once the match is over; a copy throughout, since a
+    view carries it and a caller editing a view must not reach the state."""
+    if not is_over(state):
+        raise ValueError("The match is not over yet.")
     money = state["money"]
     return {
         "scores": [m - state["stake"] for m in money],
         "places": places_from_scores(money),
         "money": list(money),
         "pot": state["pot"],
-        "hands": list(state["history"]),
+        "hands": json_copy(state["history"]),
     }
 
 

@@ -57,6 +57,7 @@ def _check_result(state: dict, options: dict) -> None:
     assert result["places"] in ([1, 2, 1, 2], [2, 1, 2, 1])
     assert result["scores"][0] == result["scores"][2] and result["scores"][1] == result["scores"][3]
     assert state["hand_no"] + 1 == sum(state["hands_won"])
+    assert result["hands_played"] == sum(state["hands_won"]) and result["hands_won"] == state["hands_won"]
     assert max(state["taken"]) == 3 and sum(state["taken"]) == len(state["tricks"]) <= 5
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from engine import IllegalAction, get_game
+from engine import IllegalAction, cards, get_game
 from engine import karnoffel as K
 
 DEAL_ORDER = [1, 2, 3, 0]  # seat 0 deals the first hand
@@ -257,6 +257,33 @@ def test_it_passes_the_deal_one_seat_each_hand_and_shuffles_from_the_seed() -> N
     assert K.new_match(4, seed=12)["hands"] != again["hands"]
 
 
+def _hand_one_deck(seed: int) -> list[str]:
+    # Pinned: stored matches replay from the seed, so this salt cannot change.
+    return cards.shuffled(K.DECK, seed, "karnoffel", "hand", 1)
+
+
+def _first_and_last_face_up_tie_for_lowest(deck: list[str]) -> bool:
+    ranks = [K.RANKS.index(c[0]) for c in deck[:4]]
+    return ranks[0] == ranks[3] == min(ranks)
+
+
+def test_it_deals_the_next_hand_from_the_seed_starting_after_the_new_dealer() -> None:
+    # Hand 1 is dealt by seat 1: face up to seats 2, 3, 0, 1, then four rounds
+    # in that order. On this seed the first and the last face-up cards tie for
+    # lowest, so trump comes out right only if the round starts at seat 2.
+    order = [2, 3, 0, 1]
+    seed = next(s for s in range(1000) if _first_and_last_face_up_tie_for_lowest(_hand_one_deck(s)))
+    state = K.new_match(4, {"deck": stacked(_hand_won_by_team_one())}, seed=seed)
+    state = play(state, "JH", "2D", "2S", "2C", "6H", "3D", "3S", "3C", "2H", "4D", "4S", "4C")
+    assert (state["hand_no"], state["dealer"], K.to_act(state)) == (1, 1, [2])
+    deck = _hand_one_deck(seed)
+    assert [state["face_up"][seat] for seat in order] == deck[:4]
+    for i, seat in enumerate(order):
+        assert state["hands"][seat] == deck[i:20:4]
+    assert state["set_aside"] == deck[20:]
+    assert state["trump"] == deck[0][1] != deck[3][1]
+
+
 def test_it_plays_the_match_to_target_hands_with_team_places() -> None:
     state = start(_hand_won_by_team_one(), target=1)
     state = play(state, "JH", "2D", "2S", "2C", "6H", "3D", "3S", "3C", "2H", "4D", "4S", "4C")
@@ -266,6 +293,11 @@ def test_it_plays_the_match_to_target_hands_with_team_places() -> None:
     assert result["scores"] == [0, 1, 0, 1]
     assert result["places"] == [2, 1, 2, 1]
     assert result["winners"] == [1, 3]
+    assert (result["winner_team"], result["hands_won"], result["hands_played"]) == (1, [0, 1], 1)
+    # No next hand is dealt: the last hand's tricks stay on view.
+    seen = K.view(state, None)
+    assert seen["to_act"] == [] and seen["turn"] == seen["leader"] == 1
+    assert [t["winner"] for t in seen["tricks"]] == [1, 1, 1] and seen["taken"] == [0, 3]
     assert K.view(state, None)["outcome"] == result
 
 

@@ -516,12 +516,30 @@ def test_it_breaks_equal_hands_by_the_suit_of_the_highest_card_then_the_next() -
     wheel_5s = R.best_hand(["AC", "2C", "3C", "4C", "5S"])[0]
     wheel_5h = R.best_hand(["AS", "2S", "3S", "4S", "5H"])[0]
     assert wheel_5s > wheel_5h
-    # Pairs: the pair's best suit first, before the kickers.
+    # Pairs: the kings are the highest cards here, so their best suits decide.
     kings_spade = R.best_hand(["KS", "KC", "2D", "3D", "4D"])[0]
     kings_heart = R.best_hand(["KH", "KD", "2S", "3S", "4S"])[0]
     assert kings_spade > kings_heart
     # Flushes of the same ranks: the suit decides.
     assert R.best_hand(["2S", "5S", "9S", "JS", "KS"])[0] > R.best_hand(["2D", "5D", "9D", "JD", "KD"])[0]
+
+
+def test_it_breaks_equal_hands_by_the_highest_card_even_when_it_is_a_kicker() -> None:
+    """The digest: "the suit of their highest card ... then the next card": by
+    height, not by poker's order of groups before kickers."""
+    pair_ace_hearts = R.best_hand(["3S", "3C", "AH", "KD", "QC"])[0]
+    pair_ace_spades = R.best_hand(["3H", "3D", "AS", "KC", "QD"])[0]
+    assert pair_ace_spades > pair_ace_hearts
+    # Two pair below an ace kicker: the ace, then the fives, then the fours.
+    ace_spades = R.best_hand(["5C", "5D", "4C", "4D", "AS"])[0]
+    ace_hearts = R.best_hand(["5S", "5H", "4S", "4H", "AH"])[0]
+    assert ace_spades > ace_hearts
+    # Poker rank still comes first: a pair of kings beats a pair of threes with any suits.
+    assert R.best_hand(["KC", "KD", "2C", "4C", "5C"])[0] > pair_ace_spades
+    # The same at the table: the better suit on the ace takes the best-hand bonus.
+    hands = [["3S", "3C", "AH", "KD", "QC", "2D", "5H", "7S"], ["3H", "3D", "AS", "KC", "QD", "2C", "5D", "7H"]]
+    rows = R.score_hand(hands, [None, None], [[], []])
+    assert [row["points"]["best"] for row in rows] == [0, 20]
 
 
 def test_it_gives_the_best_hand_20_and_the_worst_minus_10() -> None:
@@ -558,6 +576,46 @@ def test_it_pays_5_for_each_rapscallion_never_played() -> None:
     hands = [["2C", "3D", "4H", "5S", "7C"], ["2D", "3H", "4S", "5C", "7D"]]
     rows = R.score_hand(hands, ["B1", "R-blue-1"], [["R-red-1", "R-red-2", "B7"], ["R-blue-2"]])
     assert [row["points"]["rapscallions"] for row in rows] == [10, 5]
+
+
+def _play_hand_keeping_rapscallions(state: State, spender: int) -> State:
+    """One hand: ``spender`` side-bets one Rapscallion and bids the other in the
+    first round; everyone else bids numbers only (lowest first)."""
+    hand_no = state["hand_no"]
+    while state["hand_no"] == hand_no and not R.is_over(state):
+        seat = R.to_act(state)[0]
+        if state["phase"] == "side_bet":
+            state = act(state, seat, "side_bet", raps(state, seat)[0] if seat == spender else numbers(state, seat)[0])
+        elif state["phase"] == "bid" and R.PLAN[state["round"]] == "P":
+            card = raps(state, seat)[0] if seat == spender and raps(state, seat) else numbers(state, seat)[0]
+            state = act(state, seat, "bid", card)
+        else:
+            state = R.apply(state, seat, R.legal_actions(state, seat)[0])
+    return state
+
+
+def test_it_pays_5_only_for_rapscallions_neither_bid_nor_side_bet_in_a_played_hand() -> None:
+    start = deal(3, seed=25)
+    state = _play_hand_keeping_rapscallions(start, spender=1)
+    rows = state["last_hand"]["seats"]
+    assert [row["points"]["rapscallions"] for row in rows] == [10, 0, 10]
+    # The side bets are shown once the hand is scored.
+    assert rows[1]["side_bet"] == f"Rapscallion ({start['colours'][1]})"
+    assert R.view(state, 0)["last_hand"]["seats"][1]["side_bet"] == rows[1]["side_bet"]
+
+
+def _target_reached_exactly(seed: int) -> tuple[int, list[int]]:
+    first = first_legal_until(bet_low(deal(2, seed=seed, target=1000)), lambda s: s["hand_no"] == 1)
+    return max(first["scores"]), first["scores"]
+
+
+def test_it_ends_when_a_total_reaches_the_target_exactly_and_not_below() -> None:
+    best, scores = _target_reached_exactly(26)
+    assert best >= 10, scores  # the target option starts at 10
+    ended = first_legal_until(bet_low(deal(2, seed=26, target=best)), lambda s: s["hand_no"] == 1 or R.is_over(s))
+    assert R.is_over(ended) and ended["scores"] == scores
+    going = first_legal_until(bet_low(deal(2, seed=26, target=best + 1)), lambda s: s["hand_no"] == 1)
+    assert not R.is_over(going) and going["scores"] == scores
 
 
 def test_it_scores_a_whole_hand_and_ends_at_the_target() -> None:

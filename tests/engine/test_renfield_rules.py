@@ -271,6 +271,20 @@ def test_it_gives_the_dealer_the_lead_for_five_when_nobody_bids() -> None:
     assert game.to_act(state) == [0]
 
 
+def test_it_makes_the_dealer_pay_five_for_an_unbid_lead_even_into_debt() -> None:
+    state = act(start(H, stake=3), *ALL_PASS)
+    assert state["bidder"] == 0 and state["money"] == [-2, 3, 3] and state["pot"] == 5
+    assert game.view(state, 1)["scores"][0] == -2
+
+
+def test_it_gives_an_unbid_lead_to_the_last_seat_in_before_a_folded_dealer() -> None:
+    state = act(start(H, draw=True), "check", "check", "fold", "draw", "draw")
+    assert state["bidding"]["seq"] == [1, 2]  # the dealer folded in the betting
+    state = act(state, "pass", "pass")
+    assert state["bidder"] == 2 and state["money"] == [100, 100, 95] and state["pot"] == 5
+    assert state["phase"] == "order" and game.to_act(state) == [2]
+
+
 def test_it_lets_the_winner_order_the_suits_and_lead() -> None:
     state = act(start(H), "bid:2", "pass", "pass")
     assert len(game.legal_actions(state, 1)) == 6
@@ -383,6 +397,14 @@ def test_it_plays_out_the_hand_for_the_last_seat_in() -> None:
     assert state["money"] == [81, 97, 122] and state["pot"] == 0
 
 
+def test_it_never_leads_a_death_card_when_playing_out_the_last_seat_in() -> None:
+    folds = ["T17", "T16", "T15", "T3", "T5", "T4", "fold", "P7", "fold"]
+    state = act(start(FOLDS, death_card=True), *ALL_PASS, "order:TPS", *folds)  # Stones 7 is Death
+    assert game.is_over(state)
+    assert state["taken"][2] == ["P7", "P8", "S8"] and state["hands"][2] == ["S7"]
+    assert len(state["tricks"]) == 5 and state["removed"] == []
+
+
 def test_it_never_lets_a_folded_seat_win() -> None:
     state = act(start(FOLDS), *ALL_PASS, "order:TPS", "T17", "T16", "T15", "T3", "T5", "T4", "fold")
     assert game.legal_actions(state, 1) == [] and game.to_act(state) == [2]
@@ -422,6 +444,18 @@ def test_it_leaves_the_pot_when_nobody_took_a_bug() -> None:
     state = act(start(TIE, deck_values={"bugs": [0] * 17, "dollars": [1] * 17}, hands=2), *ALL_PASS, *TIE_PLAY)
     assert state["history"][0]["winners"] == [] and state["pot"] == 23
     assert state["hand_no"] == 1 and not game.is_over(state)
+
+
+def test_it_gives_the_outcome_only_when_over_and_as_a_copy() -> None:
+    state = start(FEWEST)
+    with pytest.raises(ValueError, match="not over"):
+        game.outcome(state)
+    state = act(state, *ALL_PASS, *FEWEST_PLAY)
+    before = copy.deepcopy(state)
+    seen = game.view(state, 0)
+    seen["outcome"]["hands"][0]["bugs"][0] = 999  # a caller editing its view
+    game.outcome(state)["hands"][0]["winners"].append(2)
+    assert state == before
 
 
 # --- views and refusals ---------------------------------------------------------
@@ -593,6 +627,12 @@ def test_it_sells_outright_at_ten_dollars_and_discards_unsold_cards() -> None:
     assert state["auction"] is None and game.view(state, 0)["pack_count"] == 0
 
 
+def test_it_limits_an_auction_bid_to_the_money_held() -> None:
+    state = start(H, extra=PACK, auction=True, stake=4)
+    assert [a["amount"] for a in game.legal_actions(state, 1) if a["type"] == "bid"] == [1, 2, 3, 4]
+    refused(state, "bid:5", "from 1 to 4")
+
+
 # --- Blaze ----------------------------------------------------------------------
 
 
@@ -633,6 +673,37 @@ def test_it_makes_a_failed_bidder_match_the_pot_and_folders_sit_out() -> None:
 def test_it_makes_the_dealer_bid_one_bug_when_nobody_bids_in_blaze() -> None:
     state = act(start(H, blaze=True), *ALL_PASS)
     assert state["bidder"] == 0 and state["bid"] == 1 and state["pot"] == 3
+
+
+def test_it_caps_a_blaze_bid_at_the_bugs_printed_on_the_deck_not_the_money() -> None:
+    state = start(H, blaze=True)
+    assert max(a.get("amount", 0) for a in game.legal_actions(state, 1)) == 117 == game.view(state, 1)["max_bid"]
+    assert [a["type"] for a in game.legal_actions(act(state, "bid:117"), 2)] == ["pass"]
+    state = start(H, blaze=True, stake=5, deck_values=UNIFORM)
+    assert max(a.get("amount", 0) for a in game.legal_actions(state, 1)) == 51
+
+
+def test_it_fails_a_blaze_bidder_who_folds_whatever_their_bugs() -> None:
+    state = act(start(FOLDS, blaze=True), "pass", "pass", "bid:1", "order:TPS", "T17", "T16", "T15", "fold")
+    assert state["bugs"][0] == 11  # more than the bid, but folded
+    state = _first_legal_until(state, game.is_over)
+    record = state["history"][0]
+    assert not record["made"] and record["winners"] == [] and record["folded"] == [0]
+    assert state["money"][0] == 99 - 14 - record["pot"]  # matched the pot
+
+
+def test_it_deals_a_lone_blaze_player_in_and_plays_the_hand_out() -> None:
+    hands = [
+        ["T2", "T5", "T10", "T12", "P2", "P5"],  # not one bug
+        ["T16", "T4", "P6", "P11", "S3", "S13"],
+        ["T15", "T3", "P7", "P13", "S4", "S14"],
+    ]
+    state = act(start(hands, blaze=True, draw=True, hands=2), "fold", "fold")
+    first, second = state["history"]
+    assert not first["made"] and first["folded"] == [1, 2] and first["bugs"][0] == 0
+    assert second["dealer"] == 1 and second["folded"] == [] and second["bugs"][0] >= 1
+    assert second["made"] and second["winners"] == [0]
+    assert state["money"][1:] == [99, 99]  # out for the second hand: no ante
 
 
 # --- The Death Card -------------------------------------------------------------
@@ -808,6 +879,13 @@ def test_it_makes_others_follow_a_led_wild_cards_declared_suit() -> None:
     assert cards_of(game.legal_actions(state, 1)) == {"S2", "S3"}
 
 
+def test_it_breaks_a_tie_with_a_wild_for_the_earlier_card_except_in_flatline() -> None:
+    state = act(start(WILD, wild_cards=True, wilds=["T1"]), *ALL_PASS, "order:TPS", "P9", "T1=P9", "S3")
+    assert state["tricks"][0]["taker"] == 0
+    state = act(start(WILD, wild_cards=True, wilds=["T1"], flatline=True), *ALL_PASS, "P9", "T1=P9", "S3")
+    assert state["tricks"][0]["taker"] == 1
+
+
 # --- Breathing Room and Buying the Trick -----------------------------------------
 
 
@@ -817,6 +895,13 @@ def test_it_deals_eight_and_plays_six_with_breathing_room() -> None:
     assert [len(h) for h in state["hands"]] == [8, 8, 8] and state["shown"] == [[], [], []]
     state = _first_legal_until(act(state, *ALL_PASS), game.is_over)
     assert [len(h) for h in state["hands"]] == [2, 2, 2] and len(state["tricks"]) == 6
+
+
+def test_it_refills_to_eight_when_draw_meets_breathing_room() -> None:
+    hands = [STUD[0] + ["T8"], STUD[1] + ["P8"], STUD[2] + ["S8"]]
+    state = act(start(hands, breathing_room=True, draw=True), "check", "check", "check")
+    state = act(state, "discard:P1", "discard:P2", "draw", "draw", "draw")
+    assert state["phase"] == "bidding" and [len(h) for h in state["hands"]] == [8, 8, 8]
 
 
 def test_it_lets_a_seat_without_bugs_buy_out_of_the_trick() -> None:
@@ -831,6 +916,19 @@ def test_it_lets_a_seat_without_bugs_buy_out_of_the_trick() -> None:
     state = act(state, "T15")
     assert state["taken"][0] == ["T17", "T15"]
     assert {"type": "buy"} not in game.legal_actions(state, 0) and {"type": "fold"} in game.legal_actions(state, 0)
+
+
+def test_it_doubles_a_buyers_price_for_each_two_in_the_trick() -> None:
+    hands = [
+        ["T9", "T3", "P3", "P4", "S3", "S4"],
+        ["T2", "T5", "P5", "P6", "S5", "S6"],
+        ["T15", "T4", "P7", "P8", "S7", "S8"],
+    ]
+    state = act(start(hands, buying_the_trick=True), *ALL_PASS, "order:TPS", "T9", "T2")
+    assert game.describe(state, 2, {"type": "buy"}) == "bought out of the trick for $4 and folded"
+    state = act(state, "buy")
+    assert state["money"][2] == 100 - (2 + 0) * 2
+    assert state["tricks"][0]["taker"] == 0 and state["money"][0] == 100 - 5 - 4
 
 
 def test_it_describes_the_draw_in_plain_english() -> None:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +18,7 @@ from engine.cards import french_deck
 from tests.engine.invariants import assert_view_hides
 
 DECK = french_deck()
+ROOT = Path(__file__).resolve().parents[2]
 CLUBS, DIAMONDS, HEARTS, SPADES = ([r + s for r in "23456789TJQKA"] for s in "CDHS")
 
 
@@ -159,6 +164,33 @@ def test_it_shuffles_later_hands_from_the_seed() -> None:
     assert a["hands"] != [sorted(h, key=DECK.index) for h in BY_SUIT]
 
 
+def test_it_deals_the_same_match_from_the_same_seed_in_another_process() -> None:
+    """Stored matches replay from their seed: nothing may depend on Python's per-process string hashing."""
+    script = (
+        "import json\nfrom engine import rentz\n"
+        "s = rentz.new_match(4, None, seed=7)\n"
+        "while s['hand_no'] < 2:\n"
+        "    seat = rentz.to_act(s)[0]\n"
+        "    s = rentz.apply(s, seat, rentz.legal_actions(s, seat)[0])\n"
+        "print(json.dumps(s))\n"
+    )
+    here = rentz.new_match(4, None, seed=7)
+    while here["hand_no"] < 2:
+        seat = rentz.to_act(here)[0]
+        here = rentz.apply(here, seat, rentz.legal_actions(here, seat)[0])
+    for hash_seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        assert json.loads(done.stdout) == here
+
+
 # --- trick-taking mini-games ---------------------------------------------------------------
 
 
@@ -301,6 +333,56 @@ def test_it_ends_king_of_hearts_with_the_trick_that_takes_the_king() -> None:
         assert state["history"][-1]["points"] == [-75, 0, 0, 0]
 
 
+def at_hand(hand_no: int, hands: list[list[str]], seed: int = 1) -> dict:
+    """The state as hand ``hand_no`` is dealt (random play before it), with ``hands`` put in place of its deal.
+
+    Only the first hand can be stacked, so a later dealer's table is set up by replacing the dealt cards.
+    """
+    assert sorted(c for h in hands for c in h) == sorted(DECK)
+    state = rentz.new_match(4, None, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(hand_no):
+        state = _finish_hand(state, rng)
+    assert state["hand_no"] == hand_no and state["phase"] == "choose"
+    return {**state, "hands": [sorted(h, key=DECK.index) for h in hands]}
+
+
+def test_it_has_a_later_dealer_lead_the_first_trick_and_scores_whoever_takes() -> None:
+    low, high = CLUBS[:6] + DIAMONDS[:7], CLUBS[6:] + DIAMONDS[7:]
+    state = at_hand(5, [SPADES, low, high, HEARTS])
+    assert state["dealer"] == 1
+    state = rentz.apply(state, 1, {"type": "choose", "game": "queens"})
+    assert rentz.to_act(state) == [1], "the dealer leads the first trick"
+    assert all(rentz.legal_actions(state, s) == [] for s in (0, 2, 3))
+    state = play_trick(state, ["2C", "AC", "QH", "QS"])
+    assert state["tricks"] == [{"leader": 1, "winner": 2, "cards": ["2C", "AC", "QH", "QS"]}]
+    assert rentz.to_act(state) == [2], "the winner leads the next trick"
+    state = play_trick(state, ["QC", "2H", "2S", "3C"])
+    state = play_trick(state, ["QD", "3H", "3S", "2D"])
+    assert state["history"][-1] == {"hand_no": 5, "dealer": 1, "game": "queens", "points": [0, 0, -100, 0]}
+    assert state["hand_no"] == 6 and state["dealer"] == 1 and "queens" not in state["remaining"]
+
+
+# The digest puts no restriction on a lead or on a discard (docs: Decisions).
+ANY_LEAD = [
+    ["2C", "3C", "4C", "2D", "3D", "QD", "AD", "2H", "3H", "KH", "2S", "3S", "QS"],
+    ["5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC", "4D", "5D", "6D"],
+    ["7D", "8D", "9D", "TD", "JD", "KD", "4H", "5H", "6H", "7H", "8H", "9H", "TH"],
+    ["JH", "QH", "AH", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS", "KS", "AS"],
+]
+
+
+@pytest.mark.parametrize("game", ["diamonds", "queens", "king_of_hearts"])
+def test_it_lets_any_card_be_led_and_any_card_be_thrown_when_void(game: str) -> None:
+    state = start(ANY_LEAD, game)
+    assert [a["card"] for a in rentz.legal_actions(state, 0)] == state["hands"][0], "penalty cards may be led"
+    state = play(state, 0, "2S")
+    # Seat 1 has no spades: it may keep its diamonds and its queen.
+    assert [a["card"] for a in rentz.legal_actions(state, 1)] == state["hands"][1]
+    state = play(state, 1, "5C")
+    assert rentz.to_act(state) == [2]
+
+
 # --- the rentz layout game ------------------------------------------------------------------
 
 
@@ -350,6 +432,33 @@ def test_it_allows_a_pass_only_without_a_playable_card() -> None:
     state = rentz.apply(state, 3, {"type": "pass"})
     assert rentz.to_act(state) == [0]
     assert state["lacks"][3] == {"C": "TQ", "D": "TQ", "H": "TQ", "S": "J"}
+
+
+def test_it_grows_rows_up_to_the_ace_and_down_to_the_two_without_wrapping() -> None:
+    two, ten, jack, king, ace = (rentz.RANK_INDEX[r] for r in "2TJKA")
+    rows: dict[str, list[int] | None] = {"C": [jack, king], "D": [two, jack], "H": [ten, ace], "S": None}
+    assert rentz.layout_playable(rows, "AC") and rentz.layout_playable(rows, "TC")
+    assert not rentz.layout_playable(rows, "9C"), "one rank at a time"
+    assert rentz.layout_playable(rows, "QD") and not rentz.layout_playable(rows, "AD"), "no wrap below the 2"
+    assert rentz.layout_playable(rows, "9H") and not rentz.layout_playable(rows, "2H"), "no wrap above the ace"
+    assert rentz.layout_playable(rows, "JS") and not rentz.layout_playable(rows, "TS")
+    assert rentz.layout_ends(rows) == {"C": "TA", "D": "Q", "H": "9", "S": "J"}
+
+
+def test_it_has_a_later_dealer_play_first_in_the_layout_game() -> None:
+    table = layout_table()
+    first, _, _ = _play_layout_hand(start(table, "rentz"))
+    # The same table turned one seat on, dealt by seat 1: the same game, every seat one on.
+    state = at_hand(5, [table[(s - 1) % 4] for s in range(4)])
+    state = rentz.apply(state, 1, {"type": "choose", "game": "rentz"})
+    assert rentz.to_act(state) == [1], "the dealer plays first"
+    assert rentz.legal_actions(state, 1) == [{"type": "play", "card": "JC"}]
+    state = play(state, 1, "JC")
+    assert rentz.to_act(state) == [2]
+    state, _, _ = _play_layout_hand(state)
+    record, original = state["history"][-1], first["history"][-1]
+    assert record["order"] == [(s + 1) % 4 for s in original["order"]]
+    assert record["points"] == [original["points"][(s - 1) % 4] for s in range(4)]
 
 
 def test_it_refuses_a_pass_in_a_trick_game() -> None:
