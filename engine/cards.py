@@ -6,6 +6,7 @@ and Rapscallion's bidding cards have their own codes in their modules.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -191,7 +192,9 @@ def validate_options(
     for name in extra:
         if name in options:
             result[name] = options[name]
-    return result
+    # A copy: the state keeps these values, and neither the caller's lists nor the schema's defaults may
+    # be reachable from a state (a change to either would change the match, or every later match).
+    return copy.deepcopy(result)
 
 
 def _check_option(entry: dict[str, Any], value: Any) -> Any:

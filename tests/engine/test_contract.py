@@ -110,6 +110,29 @@ def test_it_is_deterministic_from_the_seed(name: str) -> None:
     json.dumps(a)
 
 
+def _containers(value: object) -> list:
+    """Every list and dict inside ``value``, innermost first."""
+    inside = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    found = [item for child in inside for item in _containers(child)]
+    return [*found, value] if isinstance(value, list | dict) else found
+
+
+@pytest.mark.parametrize("name", GAME_NAMES)
+def test_a_state_shares_no_list_with_its_caller_or_the_schema(name: str) -> None:
+    """Options a state keeps are its own: emptying the caller's lists, or the state's, changes nothing else."""
+    game = get_game(name)
+    schema = copy.deepcopy(game.OPTIONS)
+    given = {o["name"]: copy.deepcopy(o["default"]) for o in game.OPTIONS if isinstance(o.get("default"), list | dict)}
+    state = game.new_match(game.MIN_PLAYERS, given, seed=7)
+    expected = copy.deepcopy(state)
+    for item in _containers(given):  # the caller reuses its lists
+        item.clear()
+    assert state == expected
+    for item in _containers(game.new_match(game.MIN_PLAYERS, None, seed=7).get("options", {})):
+        item.clear()  # a careless holder of a state empties every list in its options
+    assert schema == game.OPTIONS
+
+
 @pytest.mark.parametrize("name", GAME_NAMES)
 def test_it_gives_views_with_the_required_keys(name: str) -> None:
     game = get_game(name)
