@@ -110,6 +110,16 @@ class PollMarks:
     seat: Seat | None
 
 
+# A poll's two narrow reads, built once (as the table's read below): a request only adds its ids. A player
+# has one seat at a match at most (``seat_one_per_user``), and a match one row: no ORDER BY or LIMIT needed.
+_POLL_SEAT_READ = (
+    Seat.objects.filter(joined=True)
+    .values_list("pk", "number", "last_seen", "match__version", "match__recent_chat", "match__status")
+    .order_by()
+)
+_POLL_MATCH_READ = Match.objects.values_list("version", "recent_chat", "status", "private").order_by()
+
+
 def poll_marks(*, match_id: int, user: User) -> PollMarks:
     """The match's version and chat mark and the viewer's seat, from one narrow row: most polls end here.
 
@@ -117,16 +127,12 @@ def poll_marks(*, match_id: int, user: User) -> PollMarks:
     match alone, a second narrow read. 404 for no such match, or a private one the viewer has no seat at
     (as ``match_for_viewer``).
     """
-    mine = (
-        Seat.objects.filter(match_id=match_id, user_id=user.pk, joined=True)
-        .values_list("pk", "number", "last_seen", "match__version", "match__recent_chat", "match__status")
-        .first()
-    )
+    mine = next(iter(_POLL_SEAT_READ.filter(match_id=match_id, user_id=user.pk)), None)
     if mine is not None:
         seat_id, number, last_seen, version, chat, status = mine
         seat = Seat(pk=seat_id, match_id=match_id, number=number, user_id=user.pk, joined=True, last_seen=last_seen)
     else:
-        row = Match.objects.filter(pk=match_id).values_list("version", "recent_chat", "status", "private").first()
+        row = next(iter(_POLL_MATCH_READ.filter(pk=match_id)), None)
         if row is None or row[3]:
             raise Http404("No such match.")
         version, chat, status, _private = row
