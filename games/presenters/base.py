@@ -157,7 +157,7 @@ class Presenter:
     def card_sets(self, view: dict[str, Any]) -> list[dict[str, Any]]:
         """The reader's other cards (``own_card_sets``) that the view holds: each with its heading and its faces."""
         return [
-            {"key": key, "heading": heading, "cards": self.cards(view[key])}
+            {"heading": heading, "cards": self.cards(view[key])}
             for key, heading in self.own_card_sets.items()
             if key in view
         ]

@@ -56,7 +56,7 @@ class RentzPresenter(Presenter):
             for h in reversed(view.get("history") or [])
         ]
         return {
-            "title": self.mini_title(view.get("game")),
+            "title": self.hand_title(view),
             "layout": layout,
             "out": [f"{ordinal(n)} {seat_name(s, names)}" for n, s in enumerate(view.get("out") or [], start=1)],
             "remaining": [self.mini_title(g) for g in view.get("remaining") or []],
