@@ -55,8 +55,9 @@ migrate: install
 	@mkdir -p var  # local state: the SQLite database and broker, mail files, the beat schedule
 	$(VENV_PY) manage.py migrate --no-input
 
+# The demo writes mails of its own (a season's start): their links point where `make run` serves, too.
 demo: migrate
-	$(VENV_PY) manage.py demo
+	SITE_URL='$(SITE_URL)' $(VENV_PY) manage.py demo
 
 run: demo
 	@echo

@@ -2,8 +2,8 @@
 
 - Presence: a seat notes when its player last had the table open (``seat_seen``), at most once a minute.
 - Turn mail waits out a grace period (``GAMES_TURN_MAIL_GRACE_SECONDS``) and is dropped at send time
-  (``turn_mail_unwanted``) if the seat has moved since or its player was at the table since the turn
-  began: a player who answers at once, or watches the table, gets none.
+  (``turn_mail_verdict``) if the seat has moved since: a player who answers at once gets none. A
+  player at the table only delays it, to a grace period after they were last seen there.
 - Reminders before a deadline (the player's ``reminder_offsets``) go from a sweep once a minute, each at
   most once per run of the clock, held back during the player's quiet hours unless the deadline would
   pass first.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -73,15 +74,26 @@ def seat_seen(*, seat: Seat, now: datetime | None = None) -> bool:
 # --- turn mail -----------------------------------------------------------------
 
 
-def turn_mail_unwanted(*, mail: Mail) -> str:
-    """Why a held turn mail should not go now, as a sentence for ``last_error``; empty to send it.
+@dataclass(frozen=True)
+class TurnMailVerdict:
+    """What becomes of a held turn mail as it falls due: it goes, it is cancelled (why), or it waits (until when)."""
 
-    Read when the mail is claimed for sending: the seat has moved since the turn began (or the match
-    ended), the bot plays it, the player no longer wants turn mail, or was at the table since the turn
-    began (seen within the presence window before it, or any time after).
+    cancel: str = ""
+    wait_until: datetime | None = None
+
+
+def turn_mail_verdict(*, mail: Mail, now: datetime) -> TurnMailVerdict:
+    """Read when a held turn mail is claimed for sending.
+
+    Cancelled, with the reason for ``last_error``, when the player no longer needs it: the seat has moved
+    since the turn began (or the match ended), the bot plays it, or the player no longer wants a mail
+    for each turn. Presence only delays it: a player seen at the table within the grace period is
+    watching the turn, so the mail waits until a grace period after they were last seen, and goes
+    then if the turn is still theirs. A player who looked at the table just before their turn began,
+    or who closes the tab without moving, is told all the same.
     """
     if mail.match_id is None or mail.seat_number is None or mail.turn_version is None:
-        return ""
+        return TurnMailVerdict()
     seat = (
         Seat.objects.filter(match_id=mail.match_id, number=mail.seat_number)
         .select_related("match", "user")
@@ -89,17 +101,17 @@ def turn_mail_unwanted(*, mail: Mail) -> str:
         .first()
     )
     if seat is None or seat.match.status != Match.Status.ACTIVE:
-        return "The match is over."
+        return TurnMailVerdict(cancel="The match is over.")
     moved = Move.objects.filter(match_id=mail.match_id, seat=mail.seat_number, ply__gte=mail.turn_version)
     if not seat.awaiting or moved.exists():
-        return "The seat has moved since the turn began."
+        return TurnMailVerdict(cancel="The seat has moved since the turn began.")
     if seat.played_by_bot:
-        return "The bot plays this seat while its player is absent."
+        return TurnMailVerdict(cancel="The bot plays this seat while its player is absent.")
     if seat.user is None or seat.user.notify != User.Notify.EACH_TURN:
-        return "The player no longer wants a mail for each turn."
-    if seat_at_table(seat, mail.created_at):
-        return "The player has been at the table since the turn began."
-    return ""
+        return TurnMailVerdict(cancel="The player no longer wants a mail for each turn.")
+    if seat.last_seen is not None and seat.last_seen + turn_mail_grace() > now:
+        return TurnMailVerdict(wait_until=seat.last_seen + turn_mail_grace())
+    return TurnMailVerdict()
 
 
 # --- the match is over -----------------------------------------------------------

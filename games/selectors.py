@@ -308,7 +308,7 @@ def clocks_for(*, match: Match, seats: list[Seat], reader: Seat | None) -> dict[
     An awaited seat with a running clock has its deadline (every awaited seat in a simultaneous step);
     any other seat the time its clock holds (``left_until``: now plus its bank, for ``timeuntil``). A
     seat whose player is on vacation says until when; an absent seat that the bot plays it, and the
-    reader's own absent seat offers to take it back.
+    reader's own absent seat offers to take it back. A bot has no clock: it plays at once.
     """
     clock = match.clock
     active = match.status == Match.Status.ACTIVE
@@ -324,6 +324,7 @@ def clocks_for(*, match: Match, seats: list[Seat], reader: Seat | None) -> dict[
                 "awaited": active and seat.awaiting,
                 "deadline": seat.deadline if active else None,
                 "left_until": now + bank if active and bank is not None and seat.deadline is None else None,
+                "bot": seat.is_bot,
                 "vacation_until": user.vacation_until if user is not None and user.on_vacation else None,
                 "absent": active and seat.absent and not seat.is_bot,
                 "mine": reader is not None and seat.pk == reader.pk,

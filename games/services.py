@@ -505,12 +505,9 @@ def _seat_update(match: Match, seat: Seat, to_act: list[int], moved: set[int], n
     user = _turn_mail_reader(seat) if awaited else None
     if user is not None:
         seat.notified_at = now
-        # A player at the table as the turn begins would have the mail cancelled when it falls due, whatever
-        # they do meanwhile (``notify.turn_mail_unwanted``): it is not written at all, one row less per move.
-        from games.notify import seat_at_table  # games.notify imports this module
-
-        if not seat_at_table(seat, now):
-            mail = _turn_mail(match, seat, user)
+        # Written even for a player at the table as the turn begins: presence only delays the mail
+        # (``notify.turn_mail_verdict``), so a player who leaves without moving is still told.
+        mail = _turn_mail(match, seat, user)
     if awaited and seat.deadline is None:
         seat.deadline = turn_deadline(match=match, seat=seat, now=now)
     elif not awaited:

@@ -34,6 +34,7 @@ MAIL_SENDING_STALE_AFTER = timedelta(minutes=10)
 MAIL_TRANSIENT_ERRORS = (smtplib.SMTPException, OSError)
 PUSHED_INSTEAD = "The player takes turn notices as browser notifications only: sent as a push instead."
 RENDER_FAILED = "The turn mail could not be written:"
+AT_THE_TABLE = "The player is at the table: the mail waits until a grace period after they were last seen there."
 WORKER_LOST = "The worker sending this mail stopped before it finished."
 
 
@@ -158,10 +159,10 @@ def mail_send(self: Any, mail_id: int) -> bool:
     Every attempt ends the mail ``sent``, ``failed`` with the reason, or back to ``pending`` with the
     reason and a retry on its way; a turn mail whose text cannot be written ends ``failed``. Only a
     worker that dies mid-attempt leaves it ``sending``: the sweep reclaims those. A held turn mail is
-    not claimed before its ``send_after``, and once claimed it ends ``cancelled`` with the reason if
-    the player no longer needs it (``games.notify.turn_mail_unwanted``).
+    not claimed before its ``send_after``; once claimed it ends ``cancelled`` with the reason if the
+    player no longer needs it, or is held again while they are at the table (``games.notify.turn_mail_verdict``).
     """
-    from games.notify import turn_mail_unwanted
+    from games.notify import turn_mail_verdict
     from games.push import turn_notice
     from games.services import turn_mail_render
 
@@ -173,9 +174,18 @@ def mail_send(self: Any, mail_id: int) -> bool:
     if not claimed:
         return False
     mail = Mail.objects.get(pk=mail_id)
-    unwanted = turn_mail_unwanted(mail=mail)
-    if unwanted:
-        _mail_end(mail_id, Mail.Status.CANCELLED, unwanted)
+    verdict = turn_mail_verdict(mail=mail, now=now)
+    if verdict.cancel:
+        _mail_end(mail_id, Mail.Status.CANCELLED, verdict.cancel)
+        return False
+    if verdict.wait_until is not None:  # the player is at the table: held again, the attempt not counted
+        Mail.objects.filter(pk=mail_id, status=Mail.Status.SENDING).update(
+            status=Mail.Status.PENDING,
+            send_after=verdict.wait_until,
+            attempts=F("attempts") - 1,
+            last_error=AT_THE_TABLE,
+            updated_at=now,
+        )
         return False
     # The push goes at the same moment as the turn mail, under the same rules (games.push).
     if not turn_notice(mail=mail):

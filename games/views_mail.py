@@ -37,6 +37,10 @@ class AuthedRequest(HttpRequest):
 
 # --- a move from a mail --------------------------------------------------------
 
+# A policy under which browsers still send the page's own origin with a same-origin POST (the Fetch
+# standard's "append a request Origin header"), yet no referrer at all to another site.
+CONFIRM_REFERRER_POLICY = "same-origin"
+
 
 @never_cache
 @require_http_methods(["GET", "POST"])
@@ -78,9 +82,11 @@ def _context(link: MoveLink, state: str, match: Match, seats: list[Seat], error:
 
 def _page(request: HttpRequest, context: dict[str, Any], *, status: int = 200) -> HttpResponse:
     response = render(request, "games/confirm_move.html", context, status=status)
-    # The address is a credential: no search engine keeps it, no other site hears of it.
+    # The address is a credential: no search engine keeps it, no other site hears of it. Not "no-referrer":
+    # under that policy a browser sends ``Origin: null`` with the confirmation's POST, which Django's CSRF
+    # check refuses (tests/games/test_mail_move_browser.py). "same-origin" still tells no other site anything.
     response["X-Robots-Tag"] = "noindex, nofollow"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = CONFIRM_REFERRER_POLICY
     return response
 
 

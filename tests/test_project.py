@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tomllib
 from io import StringIO
@@ -39,6 +40,29 @@ def test_it_migrates_loads_demo_data_and_starts_everything_with_make_run() -> No
     assert set(processes) == {"web", "worker", "beat"}
     assert "runserver" in processes["web"]
     assert "-A config worker" in processes["worker"] and "-A config beat" in processes["beat"]
+
+
+def test_the_demo_and_every_process_of_make_run_get_the_sites_address() -> None:
+    """Mails the demo itself writes (a season's start) link to where `make run` serves, not a default."""
+    result = subprocess.run(
+        ["make", "-n", "run", "HOST=0.0.0.0", "PORT=8123"], cwd=ROOT, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    demo = next(line for line in result.stdout.splitlines() if "manage.py demo" in line)
+    honcho = next(line for line in result.stdout.splitlines() if "honcho" in line)
+    assert "SITE_URL='http://localhost:8123'" in demo
+    assert "SITE_URL='http://localhost:8123'" in honcho
+
+
+@pytest.mark.django_db
+def test_the_demos_mails_link_to_the_site_url(settings) -> None:  # noqa: ANN001 - pytest-django's fixture
+    from games.models import Mail
+
+    settings.SITE_URL = "http://demo.example:8123"
+    call_command("demo", stdout=StringIO())
+    links = [link for mail in Mail.objects.all() for link in re.findall(r"https?://[^\s\"<>]+", mail.body + mail.html)]
+    assert links, "the demo wrote no mail with a link"
+    assert all(link.startswith("http://demo.example:8123/") for link in links), sorted(set(links))[:5]
 
 
 def test_it_declares_the_packages_and_the_test_extra() -> None:

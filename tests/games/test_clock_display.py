@@ -139,3 +139,17 @@ def test_an_absent_seat_is_played_by_a_bot_and_only_its_player_may_take_it_back(
     assert client.post(form.group(1)).status_code == 302
     assert not Seat.objects.get(pk=absent.pk).absent
     assert "absent (played by a bot)" not in _text(_clocks(_page(match, absent.user)))
+
+
+def test_a_bot_to_act_has_no_clock_and_is_never_shown_stopped() -> None:
+    users = [UserFactory(notify=User.Notify.NEVER) for _ in range(2)]
+    specs = [SeatSpec(bot="random"), SeatSpec(user=users[0]), SeatSpec(bot="random"), SeatSpec(user=users[1])]
+    match = match_create(
+        game="karnoffel", players=4, options={}, created_by=users[0], seats=specs, time_control=FISCHER
+    )
+    bots = list(match.seats.filter(bot_level="random").order_by("number"))
+    Seat.objects.filter(match=match).update(awaiting=False, deadline=None)
+    Seat.objects.filter(pk=bots[0].pk).update(awaiting=True)  # a bot to act, as between its turn and its move
+    clocks = _clocks(_page(match, users[0]))
+    assert "(stopped)" not in clocks
+    assert clocks.count("a bot: no clock") == len(bots)

@@ -185,34 +185,56 @@ def test_a_turn_answered_within_the_grace_period_gets_no_mail(clock: World) -> N
     assert seat.user.email not in [m.to[0] for m in django_mail.outbox]
 
 
-def test_a_player_at_the_table_gets_no_turn_mail(clock: World) -> None:
+def test_a_player_at_the_table_delays_the_turn_mail_and_is_told_once_they_leave(clock: World) -> None:
     match = _start(_humans())
     seat = _awaited(match)
     clock.advance(3 * MINUTE)
     _poll(login(seat.user), match)  # seen at the table after the turn began, then gone without moving
-    clock.advance(10 * MINUTE)
+    clock.advance(7 * MINUTE)  # the grace period is over, but they were here three minutes in: the mail waits
     (mail,) = _turn_mails(match)
-    assert mail.status == Mail.Status.CANCELLED and "at the table" in mail.last_error
+    assert mail.status == Mail.Status.PENDING and mail.send_after == START + 13 * MINUTE
+    assert mail.attempts == 0 and "at the table" in mail.last_error
     assert django_mail.outbox == []
+    clock.advance(3 * MINUTE)  # a grace period after they were last seen
+    assert [m.to for m in django_mail.outbox] == [[seat.user.email]]
+    clock.advance(30 * MINUTE)
+    assert len(django_mail.outbox) == 1  # once
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.SENT
 
 
-@pytest.mark.parametrize(("seen_before", "mailed"), [(4 * MINUTE, False), (6 * MINUTE, True)])
-def test_a_player_seen_within_the_window_before_the_turn_began_counts_as_at_the_table(
-    clock: World, seen_before: timedelta, mailed: bool
+def test_a_player_watching_the_table_gets_no_mail_while_there_and_none_once_they_move(clock: World) -> None:
+    match = _start(_humans())
+    seat = _awaited(match)
+    client = login(seat.user)
+    for _ in range(20):  # twenty minutes at the table, polling
+        _poll(client, match)
+        clock.advance(MINUTE)
+    assert django_mail.outbox == []
+    _play(match, seat)
+    clock.advance(30 * MINUTE)
+    first = _turn_mails(match, seat_number=seat.number)[0]
+    assert first.status == Mail.Status.CANCELLED and "moved" in first.last_error
+    assert seat.user.email not in [m.to[0] for m in django_mail.outbox]
+
+
+@pytest.mark.parametrize("seen_before", [MINUTE, 4 * MINUTE, 6 * MINUTE])
+def test_a_player_who_looked_at_the_table_just_before_their_turn_and_left_is_mailed_once(
+    clock: World, seen_before: timedelta
 ) -> None:
+    """They look at the table, their turn begins a little later, they have left: the mail goes, once."""
     match = _start(_humans())
     seat = _awaited(match)
     for other in match.seats.select_related("user").exclude(pk=seat.pk):
-        _poll(login(other.user), match)  # the others look at the table, then wait
+        _poll(login(other.user), match)  # the others look at the table, then leave
     clock.advance(seen_before)
     _play(match, seat)
     nxt = _awaited(match)
     assert nxt.pk != seat.pk
-    clock.advance(15 * MINUTE)
-    # Seen within the window: at the table as the turn began, owed no mail, and none is written.
+    clock.advance(30 * MINUTE)
     theirs = _turn_mails(match, seat_number=nxt.number)
-    assert [m.status for m in theirs] == ([Mail.Status.SENT] if mailed else [])
-    assert (nxt.user.email in [m.to[0] for m in django_mail.outbox]) is mailed
+    assert [m.status for m in theirs] == [Mail.Status.SENT]
+    assert [m.to[0] for m in django_mail.outbox].count(nxt.user.email) == 1
 
 
 def test_a_held_mail_whose_message_was_lost_goes_from_the_sweep_not_before_its_time(clock: World) -> None:
@@ -264,10 +286,10 @@ def test_a_brisk_four_player_match_sends_at_most_one_mail_per_player_per_sitting
     assert max(per_player.values()) <= 1, [(m.to, m.subject) for m in django_mail.outbox]
     assert per_player == first_mails
     assert turns >= 30, "the match should have lasted a while"
-    # The flood that would have been is not even written: a player at the table as their turn begins is owed
-    # no mail, so the outbox holds the first turns' mails and no more.
-    assert len(_turn_mails(match)) == sum(first_mails.values())
-    assert not Mail.objects.filter(status=Mail.Status.PENDING).exists()
+    # The flood that would have been was held while each player sat at the table, and cancelled by their move.
+    held = _turn_mails(match, status=Mail.Status.SENT)
+    assert len(held) == sum(first_mails.values())
+    assert not Mail.objects.filter(status__in=[Mail.Status.PENDING, Mail.Status.SENDING]).exists()
 
 
 def _first_awaited(match: Match) -> Seat:

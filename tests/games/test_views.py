@@ -175,6 +175,17 @@ def test_chat_is_open_to_the_table_and_refuses_empty_messages() -> None:
         assert "Partner, lead trumps!" in login(reader).get(match.get_absolute_url()).content.decode()
 
 
+def test_a_spectator_reads_the_chat_is_told_why_they_cannot_write_and_cannot_post() -> None:
+    match = make_match(GAMES[0])
+    seated = login(match.seats.select_related("user")[0].user).get(match.get_absolute_url()).content.decode()
+    assert 'class="chat-form"' in seated and "only the players at the table write" not in seated
+    spectator = login(UserFactory())
+    page = spectator.get(match.get_absolute_url()).content.decode()
+    assert 'class="chat-form"' not in page and "only the players at the table write in it" in page
+    assert spectator.post(reverse("games-chat", args=[match.pk]), {"text": "hello"}).status_code == 403
+    assert not ChatMessage.objects.filter(match=match).exists()
+
+
 def test_the_dashboard_lists_awaiting_matches_first_and_next_jumps_to_them() -> None:
     user = UserFactory(auto_forced_moves=False)
     mine = [make_match(GAMES[0], users=[user], bots=Match(game=GAMES[0]).engine.MIN_PLAYERS - 1) for _ in range(3)]
