@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.forms import BoundField
 from django.http import HttpRequest
 
 from accounts.models import REMINDER_CHOICES, User
@@ -31,33 +32,20 @@ class SignupForm(forms.Form):
         user.save(update_fields=["display_name"])
 
 
+# The profile page's two parts, shown as two groups of one form that one Save stores.
+PROFILE_FIELDS = ("display_name", "time_zone", "notify", "notify_by", "auto_forced_moves")
+REMINDER_FIELDS = ("reminder_hours", "quiet_start", "quiet_end", "digest_hour", "auto_vacation")
+# A field each part always posts (a select): a post without it comes from a page that did not show that part
+# (from before the profile was one form, still open) and keeps that part as it is saved.
+PART_MARKERS = {"time_zone": PROFILE_FIELDS, "digest_hour": REMINDER_FIELDS}
+
+
 class ProfileForm(forms.ModelForm):
-    class Meta:
-        model = User
-        fields = ["display_name", "time_zone", "notify", "notify_by", "auto_forced_moves"]
+    """The whole profile: how a player is named, which clock they live by, how and when we write to them.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        # A form posted without it (an older page still open) keeps the player's choice.
-        self.fields["notify_by"].required = False
-        # The usual Area/City list, plus the player's current zone if it is an older alias.
-        choices = time_zone_choices()
-        current = self.instance.time_zone
-        if current and current not in dict(choices):
-            choices = [(current, current.replace("_", " ")), *choices]
-        field = self.fields["time_zone"]
-        assert isinstance(field, forms.ChoiceField)
-        field.choices = choices
-
-    def clean_display_name(self) -> str:
-        return _one_space(self.cleaned_data["display_name"])
-
-    def clean_notify_by(self) -> str:
-        return str(self.cleaned_data.get("notify_by") or self.instance.notify_by)
-
-
-class PreferencesForm(forms.ModelForm):
-    """When and how we remind a player: reminders before a deadline, quiet hours, the digest hour, auto vacation."""
+    One form, so that one Save stores everything on the page and nothing else: the row is saved with only
+    these fields, so a vacation or a calendar address changed meanwhile is never written back.
+    """
 
     reminder_hours = forms.TypedMultipleChoiceField(
         label="Remind me before a deadline",
@@ -73,12 +61,15 @@ class PreferencesForm(forms.ModelForm):
         choices=[(hour, f"{hour:02d}:00") for hour in range(24)],
         coerce=int,
         help_text="On your own clock (your time zone above).",
-        error_messages={"invalid_choice": "Choose an hour from 00:00 to 23:00 for the digest."},
+        error_messages={
+            "invalid_choice": "Choose an hour from 00:00 to 23:00 for the digest.",
+            "required": "Choose an hour from 00:00 to 23:00 for the digest.",
+        },
     )
 
     class Meta:
         model = User
-        fields = ["reminder_hours", "quiet_start", "quiet_end", "digest_hour", "auto_vacation"]
+        fields = [*PROFILE_FIELDS, *REMINDER_FIELDS]
         widgets = {
             "quiet_start": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
             "quiet_end": forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
@@ -91,6 +82,54 @@ class PreferencesForm(forms.ModelForm):
             "quiet_start": {"invalid": "Enter the start of your quiet hours as a time, such as 22:00."},
             "quiet_end": {"invalid": "Enter the end of your quiet hours as a time, such as 07:00."},
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A form posted without it (an older page still open) keeps the player's choice.
+        self.fields["notify_by"].required = False
+        # The usual Area/City list, plus the player's current zone if it is an older alias.
+        choices = time_zone_choices()
+        current = self.instance.time_zone
+        if current and current not in dict(choices):
+            choices = [(current, current.replace("_", " ")), *choices]
+        field = self.fields["time_zone"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = choices
+        self._keep_parts_not_posted()
+
+    def _keep_parts_not_posted(self) -> None:
+        """A part the post does not carry keeps the saved values (a disabled field takes the instance's).
+
+        A post that carries no part at all is checked in full, so that it is refused with the fields' sentences.
+        """
+        if not self.is_bound:
+            return
+        missing = [names for marker, names in PART_MARKERS.items() if marker not in self.data]
+        if len(missing) == len(PART_MARKERS):
+            return
+        for names in missing:
+            for name in names:
+                self.fields[name].disabled = True
+
+    @property
+    def profile_part(self) -> list[BoundField]:
+        return [self[name] for name in PROFILE_FIELDS]
+
+    @property
+    def reminder_part(self) -> list[BoundField]:
+        return [self[name] for name in REMINDER_FIELDS]
+
+    def save(self, commit: bool = True) -> User:
+        user: User = super().save(commit=False)
+        if commit:
+            user.save(update_fields=[name for name, field in self.fields.items() if not field.disabled])
+        return user
+
+    def clean_display_name(self) -> str:
+        return _one_space(self.cleaned_data["display_name"])
+
+    def clean_notify_by(self) -> str:
+        return str(self.cleaned_data.get("notify_by") or self.instance.notify_by)
 
     def clean_reminder_hours(self) -> list[int]:
         return sorted(set(self.cleaned_data.get("reminder_hours") or []), reverse=True)

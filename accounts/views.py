@@ -1,6 +1,7 @@
 """The profile page: how a player is named, which clock they live by, when we write to them, their vacation.
 
-The page holds several small forms, each posted to its own URL, so that saving one never resets another.
+The profile itself (name, clock, how and when we write) is one form with one Save; the vacation, the
+calendar address and the browser notifications are actions of their own, each with its own button.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from django.utils import dateformat, timezone
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
-from accounts.forms import PreferencesForm, ProfileForm, VacationForm
+from accounts.forms import ProfileForm, VacationForm
 from accounts.models import User
 from accounts.services import calendar_token_reset
 from games.calendar import CONTENT_TYPE
 from games.errors import Refused
 from games.feeds import calendar_feed_for
-from games.push import push_public_key
+from games.push import push_enabled, push_endpoints_for, push_public_key
 from games.vacation import vacation_end, vacation_start
 
 # As the profile page shows it: "Thursday 5 March, 09:00", in the player's time zone.
@@ -49,9 +50,10 @@ def profile(request: AuthedRequest) -> HttpResponse:
 @login_required
 @require_POST
 def preferences(request: AuthedRequest) -> HttpResponse:
-    form = PreferencesForm(request.POST, instance=request.user)
+    """Where the reminders once posted on their own: a page from then, still open, saves them and only them."""
+    form = ProfileForm(request.POST, instance=request.user)
     if not form.is_valid():
-        return _page(request, preferences_form=form)
+        return _page(request, form=form)
     form.save()
     messages.success(request, "Your reminder and mail choices are saved.")
     return redirect("accounts-profile")
@@ -123,10 +125,11 @@ def _page(request: AuthedRequest, **forms: Any) -> HttpResponse:
     user = request.user
     context = {
         "form": forms.get("form") or ProfileForm(instance=user),
-        "preferences_form": forms.get("preferences_form") or PreferencesForm(instance=user),
         "vacation_form": forms.get("vacation_form") or _vacation_form(user),
         "days_left": user.vacation_budget(now=timezone.now()).days_left,
         "calendar_url": calendar_url(request, user),
-        "push_key": push_public_key(),
+        # Only a site that can send offers the switch; push.js tells whether this browser is one of these.
+        "push_key": push_public_key() if push_enabled() else "",
+        "push_endpoints": push_endpoints_for(user=user),
     }
     return render(request, "accounts/profile.html", context)

@@ -4,7 +4,8 @@ A player turns it on from the profile (``static/js/push.js`` subscribes with the
 posts the subscription here). A push goes where a turn mail goes, decided at the same moment: when the
 held turn mail is claimed for sending and ``games.notify.turn_mail_unwanted`` has let it through, so
 the grace period, presence at the table and the player's choices apply to both alike. Settings:
-``WEBPUSH_ENABLED``, ``WEBPUSH_VAPID_PUBLIC_KEY``, ``WEBPUSH_VAPID_PRIVATE_KEY``, ``WEBPUSH_VAPID_SUBJECT``.
+``WEBPUSH_ENABLED``, ``WEBPUSH_VAPID_PUBLIC_KEY``, ``WEBPUSH_VAPID_PRIVATE_KEY``, ``WEBPUSH_VAPID_SUBJECT``,
+``WEBPUSH_ALLOWED_HOSTS`` (the push services' names; ``endpoint_allowed`` is the one check of an address).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -20,6 +22,7 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+from urllib3.util import parse_url
 
 from accounts.models import User
 from games.errors import Refused
@@ -54,21 +57,64 @@ def push_enabled() -> bool:
     return bool(getattr(settings, "WEBPUSH_ENABLED", True) and private and push_public_key())
 
 
-def _host_allowed(host: str) -> bool:
-    allowed = getattr(settings, "WEBPUSH_ALLOWED_HOSTS", DEFAULT_PUSH_HOSTS)
-    return any(host == name or host.endswith("." + name) for name in allowed)
+# An endpoint as the push services hand them out: https, a host name, at most the default port, then the path.
+# Anything a URL parser might read two ways (a backslash, userinfo, another port, an IP address, a trailing
+# dot, percent-escapes or spaces in the host) is refused before any parser is asked.
+_ENDPOINT = re.compile(r"https://(?P<host>[A-Za-z0-9.-]{1,253})(?::443)?(?P<rest>[/?][!-~]*)?")
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+ENDPOINT_MAX = 1000
+OTHER_ACCOUNT = "This browser already receives notifications for another account; turn them off there first."
+
+
+def _allowed_names() -> Iterable[str]:
+    names = getattr(settings, "WEBPUSH_ALLOWED_HOSTS", DEFAULT_PUSH_HOSTS)
+    return (str(name).lower().rstrip(".") for name in names)
+
+
+def endpoint_allowed(endpoint: object) -> bool:
+    """True when ``endpoint`` is a browser push service's address that every URL parser reads the same way.
+
+    Checked when a browser subscribes and again before every push, so that a row stored any other way is
+    never posted to. pywebpush posts with requests, which parses with urllib3; the check parses with both
+    that and the standard library and wants the same https host (on the allow-list) and port from each.
+    """
+    if not isinstance(endpoint, str) or len(endpoint) > ENDPOINT_MAX or "\\" in endpoint or "@" in endpoint:
+        return False
+    found = _ENDPOINT.fullmatch(endpoint)
+    if found is None:
+        return False
+    host = found["host"].lower()
+    if not all(_LABEL.fullmatch(label) for label in host.split(".")) or host.replace(".", "").isdigit():
+        return False
+    if not any(host == name or host.endswith("." + name) for name in _allowed_names() if name):
+        return False
+    try:
+        ours, theirs = urlsplit(endpoint), parse_url(endpoint)
+        ports = {ours.port, theirs.port}
+    except ValueError:  # urllib3's LocationParseError is a ValueError too
+        return False
+    return (
+        ours.scheme == theirs.scheme == "https"
+        and ours.hostname == (theirs.host or "").lower() == host
+        and ports <= {None, 443}
+        and not ours.username
+        and not theirs.auth
+    )
 
 
 def push_subscribe(*, user: User, data: Any) -> PushSubscription:
-    """Store (or move to this player) a browser's subscription, as ``PushSubscription.toJSON()`` gives it."""
+    """Store a browser's subscription for this player, as ``PushSubscription.toJSON()`` gives it.
+
+    A browser's endpoint is that browser's alone: one already stored for another account is refused and
+    left with its owner, so that nobody can take over someone else's notices by posting their endpoint.
+    """
     if not push_enabled():
         raise Refused("Browser notifications are not available on this site.")
     keys = data.get("keys") if isinstance(data, dict) else None
     endpoint = data.get("endpoint") if isinstance(data, dict) else None
-    if not isinstance(endpoint, str) or not isinstance(keys, dict) or len(endpoint) > 1000:
+    if not isinstance(endpoint, str) or not isinstance(keys, dict) or len(endpoint) > ENDPOINT_MAX:
         raise Refused("Your browser sent a subscription this site cannot read.")
-    parts = urlsplit(endpoint)
-    if parts.scheme != "https" or not parts.hostname or not _host_allowed(parts.hostname):
+    if not endpoint_allowed(endpoint):
         raise Refused("Your browser's push service is not one this site can send to.")
     p256dh, auth = keys.get("p256dh"), keys.get("auth")
     if (
@@ -78,9 +124,14 @@ def push_subscribe(*, user: User, data: Any) -> PushSubscription:
     ):
         raise Refused("Your browser sent a subscription this site cannot read.")
     with transaction.atomic():
-        sub, _created = PushSubscription.objects.update_or_create(
+        sub, created = PushSubscription.objects.select_for_update().get_or_create(
             endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
         )
+        if sub.user_id != user.pk:
+            raise Refused(OTHER_ACCOUNT)
+        if not created and (sub.p256dh, sub.auth) != (p256dh, auth):  # the browser renewed its keys
+            sub.p256dh, sub.auth = p256dh, auth
+            sub.save(update_fields=["p256dh", "auth"])
         # A player with many old browsers keeps the newest few.
         old = PushSubscription.objects.filter(user=user).order_by("-created", "-pk")[MAX_SUBSCRIPTIONS:]
         PushSubscription.objects.filter(pk__in=list(old.values_list("pk", flat=True))).delete()
@@ -93,19 +144,32 @@ def push_unsubscribe(*, user: User, endpoint: str) -> int:
     return deleted
 
 
+def push_endpoints_for(*, user: User) -> list[str]:
+    """The endpoints of the player's browsers: the profile tells this browser whether it is one of them."""
+    return list(PushSubscription.objects.filter(user=user).order_by("pk").values_list("endpoint", flat=True))
+
+
 def push_send(*, user: User, payload: dict[str, Any]) -> int:
     """Send ``payload`` (JSON) to each of the player's browsers; returns how many took it.
 
-    A subscription the push service says is gone (404, 410) is deleted; any other failure is logged
-    and left for the next notice: a push is a courtesy, never a reason for a task to fail.
+    A subscription the push service says is gone (404, 410), or whose endpoint is not a push service's, is
+    deleted; any other failure is logged and left for the next notice: a push is a courtesy, never a reason
+    for a task to fail.
     """
     if not push_enabled():
         return 0
     data = json.dumps(payload, ensure_ascii=False)
-    return sum(_push_one(sub, data) for sub in PushSubscription.objects.filter(user=user))
+    with requests.Session() as session:
+        # The push service answers the post itself: following a redirect would aim it at another address.
+        session.max_redirects = 0
+        return sum(_push_one(sub, data, session) for sub in PushSubscription.objects.filter(user=user))
 
 
-def _push_one(sub: PushSubscription, data: str) -> bool:
+def _push_one(sub: PushSubscription, data: str, session: requests.Session) -> bool:
+    if not endpoint_allowed(sub.endpoint):  # stored some other way than push_subscribe: never posted to
+        log.warning("Push subscription %s has an endpoint that is not a push service's; deleting it", sub.pk)
+        PushSubscription.objects.filter(pk=sub.pk).delete()
+        return False
     claims = {"sub": str(getattr(settings, "WEBPUSH_VAPID_SUBJECT", "mailto:parlour@localhost"))}
     try:
         webpush(
@@ -115,6 +179,7 @@ def _push_one(sub: PushSubscription, data: str) -> bool:
             vapid_claims=claims,
             ttl=TTL_SECONDS,
             timeout=10,
+            requests_session=session,
         )
     except WebPushException as exc:
         if exc.status_code in GONE:
@@ -123,8 +188,10 @@ def _push_one(sub: PushSubscription, data: str) -> bool:
         else:
             log.warning("Push to subscription %s failed: %s", sub.pk, exc)
         return False
-    except (requests.RequestException, ValueError) as exc:  # the network, or keys the library cannot use
-        log.warning("Push to subscription %s failed: %s", sub.pk, exc)
+    # Whatever else pywebpush, py_vapid, http_ece, cryptography or requests raise (the network, keys they
+    # cannot use, a bug of theirs): logged, and the turn mail goes on as if no browser had taken the push.
+    except Exception as exc:
+        log.warning("Push to subscription %s failed: %s: %s", sub.pk, type(exc).__name__, exc)
         return False
     return True
 

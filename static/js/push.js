@@ -1,6 +1,7 @@
 /* Browser notifications on the profile page: register the service worker, subscribe with the site's VAPID
-   key and post the subscription to the server; or unsubscribe. Without JavaScript or the Push API the
-   section says so and the rest of the page works as before. */
+   key and post the subscription to the server; or unsubscribe. Only the button that applies shows: "on"
+   while this browser is not yet one of the player's (and notifications are not blocked), "off" once it is.
+   Without a key (the site sends none), JavaScript or the Push API, neither shows and the section says why. */
 "use strict";
 
 (function () {
@@ -13,10 +14,18 @@
   const offButton = box.querySelector("[data-push-off]");
   const say = (text) => { status.textContent = text; };
 
-  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !box.dataset.key) {
-    say(box.dataset.key ? "This browser cannot show notifications from a site." : "Browser notifications are not available on this site.");
+  if (!box.dataset.key || !onButton || !offButton) {
+    return; // the page already says that the site sends no browser notifications
+  }
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
+    say("This browser cannot show notifications from a site.");
     return;
   }
+
+  // The endpoints the server holds for this player: a browser subscribed for someone else (a shared
+  // computer) or forgotten by the server is not "on" for this player, whatever the browser holds.
+  const listed = document.getElementById("push-endpoints");
+  const mine = new Set(listed ? JSON.parse(listed.textContent || "[]") : []);
 
   function csrfToken() {
     try {
@@ -39,50 +48,81 @@
       body: JSON.stringify(body),
     });
     const answer = await response.json().catch(() => ({ message: "The server did not answer; try again." }));
-    say(answer.message || "");
-    return response.ok;
+    return { ok: response.ok, message: answer.message || "" };
   }
 
-  async function show() {
-    const registration = await navigator.serviceWorker.getRegistration(box.dataset.sw);
-    const subscription = registration ? await registration.pushManager.getSubscription() : null;
-    onButton.hidden = Boolean(subscription);
-    offButton.hidden = !subscription;
-    if (!status.textContent) {
-      say(subscription ? "Browser notifications are on in this browser." : "Browser notifications are off in this browser.");
+  async function current() {
+    const registration = await navigator.serviceWorker.getRegistration("/");
+    return registration ? registration.pushManager.getSubscription() : null;
+  }
+
+  // Shows the one button that applies; a sentence just said (the server's answer) stays on the page.
+  async function show(message) {
+    let subscription = null;
+    try {
+      subscription = await current();
+    } catch (error) {
+      subscription = null; // a browser that keeps service workers from this page: not subscribed
+    }
+    const on = Boolean(subscription) && mine.has(subscription.endpoint);
+    const blocked = Notification.permission === "denied";
+    onButton.hidden = on || blocked;
+    offButton.hidden = !on;
+    if (message) {
+      say(message);
+    } else if (on) {
+      say("Browser notifications are on in this browser.");
+    } else if (blocked) {
+      say("This browser blocks notifications from this site; allow them in its site settings to turn them on here.");
+    } else {
+      say("Browser notifications are off in this browser.");
     }
   }
 
   onButton.addEventListener("click", async () => {
+    let message = "";
     try {
       if ((await Notification.requestPermission()) !== "granted") {
-        say("Your browser did not allow notifications from this site; you can allow them in its site settings.");
+        await show("Your browser did not allow notifications from this site; you can allow them in its site settings.");
         return;
       }
       const registration = await navigator.serviceWorker.register(box.dataset.sw, { scope: "/" });
       await navigator.serviceWorker.ready;
-      const subscription = await registration.pushManager.subscribe({
+      const existing = await registration.pushManager.getSubscription();
+      const subscription = existing || await registration.pushManager.subscribe({
         userVisibleOnly: true,
         applicationServerKey: keyBytes(box.dataset.key),
       });
-      await post(subscription.toJSON());
+      const answer = await post(subscription.toJSON());
+      message = answer.message;
+      if (answer.ok) {
+        mine.add(subscription.endpoint);
+      } else if (!existing) {
+        await subscription.unsubscribe(); // made just now and refused: the browser is left as it was
+      }
     } catch (error) {
-      say("Notifications could not be turned on in this browser: " + error.message);
+      message = "Notifications could not be turned on in this browser: " + error.message;
     }
-    status.textContent = status.textContent || "";
-    await show();
+    await show(message);
   });
 
   offButton.addEventListener("click", async () => {
-    const registration = await navigator.serviceWorker.getRegistration(box.dataset.sw);
-    const subscription = registration ? await registration.pushManager.getSubscription() : null;
-    if (subscription) {
-      await post({ unsubscribe: true, endpoint: subscription.endpoint });
-      await subscription.unsubscribe();
+    let message = "";
+    try {
+      const subscription = await current();
+      if (subscription) {
+        const answer = await post({ unsubscribe: true, endpoint: subscription.endpoint });
+        message = answer.message;
+        if (answer.ok) {
+          mine.delete(subscription.endpoint);
+          await subscription.unsubscribe();
+        }
+      }
+    } catch (error) {
+      message = "Notifications could not be turned off in this browser: " + error.message;
     }
-    await show();
+    await show(message);
   });
 
-  box.hidden = false;
-  show();
+  show("");
 })();

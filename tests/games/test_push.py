@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import base64
+import binascii
 import json
+import logging
 import os
 import threading
 from collections.abc import Iterator
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
+from unittest import mock
+from urllib.parse import urlsplit
 
 import http_ece
 import pytest
+import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings as django_settings
@@ -21,15 +26,21 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
+from pywebpush import WebPushException
+from requests.adapters import HTTPAdapter
+from urllib3.util import parse_url
 
 from accounts.models import User
 from games import tasks
 from games.models import Mail, Match, PushSubscription
+from games.push import DEFAULT_PUSH_HOSTS, OTHER_ACCOUNT, endpoint_allowed, notice_test
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match
 
 pytestmark = pytest.mark.django_db
 GAME = game_names()[0]
+# The push service the tests' subscriptions name: requests to it reach the PushService below instead.
+PUSH_HOST = "fcm.googleapis.com"
 
 
 def _b64(raw: bytes) -> str:
@@ -47,6 +58,10 @@ class Browser:
         )
         self.endpoint, self.p256dh = endpoint, _b64(public)
 
+    def keys(self) -> dict[str, str]:
+        """The keys as ``PushSubscription.toJSON()`` gives them."""
+        return {"p256dh": self.p256dh, "auth": _b64(self.auth)}
+
     def subscribe(self, user: User) -> PushSubscription:
         return PushSubscription.objects.create(
             user=user, endpoint=self.endpoint, p256dh=self.p256dh, auth=_b64(self.auth)
@@ -57,11 +72,12 @@ class Browser:
 
 
 class PushService:
-    """A tiny push service on 127.0.0.1: records each POST and answers with ``status``."""
+    """A tiny push service on 127.0.0.1: records each POST and answers with ``status`` (and ``location``)."""
 
     def __init__(self) -> None:
         self.received: list[tuple[str, dict[str, str], bytes]] = []
         self.status = 201
+        self.location = ""
         service = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -69,6 +85,8 @@ class PushService:
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 service.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 self.send_response(service.status)
+                if service.location:
+                    self.send_header("Location", service.location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -80,18 +98,29 @@ class PushService:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
+    @staticmethod
+    def endpoint(path: str) -> str:
+        """A subscription's address at the real push service's name, which the ``service`` fixture routes here."""
+        return f"https://{PUSH_HOST}{path}"
+
     def close(self) -> None:
         self.server.shutdown()
         self.server.server_close()
 
 
-@pytest.fixture
-def vapid(settings) -> dict[str, str]:  # noqa: ANN001 - pytest-django's settings fixture
+def vapid_keys() -> tuple[str, str]:
+    """A fresh VAPID key pair as the settings take it: (private, public), base64url."""
     key = ec.generate_private_key(ec.SECP256R1())
     private = _b64(key.private_numbers().private_value.to_bytes(32, "big"))
     public = _b64(
         key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     )
+    return private, public
+
+
+@pytest.fixture
+def vapid(settings) -> dict[str, str]:  # noqa: ANN001 - pytest-django's settings fixture
+    private, public = vapid_keys()
     settings.WEBPUSH_VAPID_PRIVATE_KEY, settings.WEBPUSH_VAPID_PUBLIC_KEY = private, public
     settings.WEBPUSH_VAPID_SUBJECT = "mailto:admin@example.com"
     settings.WEBPUSH_ENABLED = True
@@ -99,8 +128,20 @@ def vapid(settings) -> dict[str, str]:  # noqa: ANN001 - pytest-django's setting
 
 
 @pytest.fixture
-def service() -> Iterator[PushService]:
+def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[PushService]:
+    """The test push service, reached by every request for ``PUSH_HOST``; no request leaves this machine."""
     running = PushService()
+    real_send = HTTPAdapter.send
+
+    def send(adapter: HTTPAdapter, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401
+        parts = urlsplit(request.url or "")
+        if parts.hostname == PUSH_HOST:
+            request.url = running.url + parts.path + (f"?{parts.query}" if parts.query else "")
+        elif parts.hostname != "127.0.0.1":
+            raise AssertionError(f"A test push went out to {request.url}")
+        return real_send(adapter, request, *args, **kwargs)
+
+    monkeypatch.setattr(HTTPAdapter, "send", send)
     try:
         yield running
     finally:
@@ -124,7 +165,7 @@ def _turn_mail_due(notify_by: str, browser: Browser | None) -> tuple[Match, Mail
 
 
 def test_a_turn_push_reaches_the_test_endpoint_and_decrypts_to_the_payload(vapid, service) -> None:  # noqa: ANN001
-    browser = Browser(f"{service.url}/push/abc")
+    browser = Browser(service.endpoint("/push/abc"))
     match, mail, _player = _turn_mail_due(User.NotifyBy.PUSH, browser)
     assert tasks.mail_send.apply(args=[mail.pk]).get() is False
     assert len(service.received) == 1
@@ -144,20 +185,20 @@ def test_a_turn_push_reaches_the_test_endpoint_and_decrypts_to_the_payload(vapid
 
 
 def test_both_sends_the_mail_and_the_push(vapid, service) -> None:  # noqa: ANN001
-    _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(f"{service.url}/p"))
+    _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(service.endpoint("/p")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     assert len(service.received) == 1 and [m.to for m in django_mail.outbox] == [[player.email]]
 
 
 def test_mail_only_sends_no_push(vapid, service) -> None:  # noqa: ANN001
-    _match, mail, _player = _turn_mail_due(User.NotifyBy.MAIL, Browser(f"{service.url}/p"))
+    _match, mail, _player = _turn_mail_due(User.NotifyBy.MAIL, Browser(service.endpoint("/p")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     assert service.received == [] and len(django_mail.outbox) == 1
 
 
 def test_no_push_while_the_player_is_at_the_table(vapid, service) -> None:  # noqa: ANN001
     """The same rule as the mail: a player seen at the table since the turn began gets neither."""
-    match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(f"{service.url}/p"))
+    match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(service.endpoint("/p")))
     match.seats.filter(user=player).update(last_seen=timezone.now())
     assert tasks.mail_send.apply(args=[mail.pk]).get() is False
     assert service.received == [] and django_mail.outbox == []
@@ -166,7 +207,7 @@ def test_no_push_while_the_player_is_at_the_table(vapid, service) -> None:  # no
 @pytest.mark.parametrize("status", [404, 410])
 def test_a_subscription_gone_for_good_is_deleted_and_the_mail_goes_instead(vapid, service, status: int) -> None:  # noqa: ANN001
     service.status = status
-    _match, mail, player = _turn_mail_due(User.NotifyBy.PUSH, Browser(f"{service.url}/gone"))
+    _match, mail, player = _turn_mail_due(User.NotifyBy.PUSH, Browser(service.endpoint("/gone")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True  # no browser took it: the mail goes
     assert len(service.received) == 1
     assert not PushSubscription.objects.filter(user=player).exists()
@@ -175,14 +216,14 @@ def test_a_subscription_gone_for_good_is_deleted_and_the_mail_goes_instead(vapid
 
 def test_a_passing_failure_keeps_the_subscription(vapid, service) -> None:  # noqa: ANN001
     service.status = 500
-    _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(f"{service.url}/busy"))
+    _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(service.endpoint("/busy")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     assert PushSubscription.objects.filter(user=player).count() == 1
 
 
 def test_without_vapid_keys_nothing_is_pushed_and_the_mail_goes(settings, service) -> None:  # noqa: ANN001
     settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
-    _match, mail, _player = _turn_mail_due(User.NotifyBy.PUSH, Browser(f"{service.url}/p"))
+    _match, mail, _player = _turn_mail_due(User.NotifyBy.PUSH, Browser(service.endpoint("/p")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     assert service.received == [] and len(django_mail.outbox) == 1
 
@@ -191,8 +232,7 @@ def test_without_vapid_keys_nothing_is_pushed_and_the_mail_goes(settings, servic
 
 
 def _subscription(endpoint: str = "https://fcm.googleapis.com/fcm/send/abc123") -> dict[str, Any]:
-    browser = Browser(endpoint)
-    return {"endpoint": endpoint, "keys": {"p256dh": browser.p256dh, "auth": _b64(browser.auth)}}
+    return {"endpoint": endpoint, "keys": Browser(endpoint).keys()}
 
 
 def _post(client: Client, data: Any) -> Any:
@@ -286,7 +326,7 @@ def test_the_profile_offers_the_choice_and_the_browser_switch(vapid) -> None:  #
 def test_the_test_notice_goes_the_chosen_way_and_not_too_often(vapid, service) -> None:  # noqa: ANN001
     cache.clear()
     user = UserFactory(notify_by=User.NotifyBy.BOTH)
-    Browser(f"{service.url}/t").subscribe(user)
+    Browser(service.endpoint("/t")).subscribe(user)
     client = login(user)
     response = client.post(reverse("games-notice-test"), follow=True)
     assert "Test notice sent" in response.content.decode()
@@ -294,3 +334,200 @@ def test_the_test_notice_goes_the_chosen_way_and_not_too_often(vapid, service) -
     again = client.post(reverse("games-notice-test"), follow=True)
     assert "a moment ago" in again.content.decode()
     assert len(service.received) == 1 and Mail.objects.filter(dedupe_key__startswith="notice-test:").count() == 1
+
+
+# --- where a push may go ----------------------------------------------------------------
+
+# Each is read one way by urllib.parse and another by urllib3 (which requests, and so pywebpush, posts
+# with), or names something other than a browser's push service: none is stored, none is ever posted to.
+CRAFTED = [
+    "https://fcm.googleapis.com\\@evil.example/",  # urllib.parse: host evil.example; urllib3: the backslash ends it
+    "https://evil.example\\@fcm.googleapis.com/",  # urllib.parse: fcm.googleapis.com; urllib3: evil.example
+    "https://fcm.googleapis.com@evil.example/",  # userinfo: the host is evil.example
+    "https://user:secret@fcm.googleapis.com/fcm/send/x",
+    "https://fcm.googleapis.com:443@evil.example/",
+    "https://fcm.googleapis.com#@evil.example/",
+    "https://fcm.googleapis.com?@evil.example/",
+    "https://fcm.googleapis.com:8443/fcm/send/x",
+    "https://fcm.googleapis.com:0443/fcm/send/x",
+    "https://fcm.googleapis.com:443:80/fcm/send/x",
+    "https://fcm.googleapis.com./fcm/send/x",  # a trailing dot
+    "https://fcm.googleapis.com%2eevil.example/",
+    "https://fcm.googleapis\n.com/fcm/send/x",  # urllib.parse drops the line break, urllib3 does not
+    "https://fcm.googleapis.com\t.evil.example/",
+    "https://fcm.googleapis.com /x",
+    "https://fcm.googleapis.com/fcm send/x",
+    "https://\uff46cm.googleapis.com/fcm/send/x",  # a full-width f, which IDNA folds into fcm
+    "http://fcm.googleapis.com/fcm/send/x",
+    "https:fcm.googleapis.com/fcm/send/x",
+    "https:///fcm.googleapis.com/fcm/send/x",
+    "//fcm.googleapis.com/fcm/send/x",
+    "https://127.0.0.1/push",
+    "https://[::1]/push",
+    "https://internal.example.com/",
+    "https://evilfcm.googleapis.com/x",
+    "https://fcm.googleapis.com.evil.example/",
+]
+VALID = [
+    "https://fcm.googleapis.com/fcm/send/dE4b:APA91bH-x_y",
+    "https://fcm.googleapis.com:443/fcm/send/abc",
+    "https://FCM.googleapis.com/fcm/send/abc",
+    "https://updates.push.services.mozilla.com/wpush/v2/gAAAAABk-x_Y",
+    "https://web.push.apple.com/QGu3f-1aB_c",
+    "https://wns2-par02p.notify.windows.com/w/?token=BQYAAAB%2bx%3d",
+]
+
+
+@pytest.mark.parametrize("endpoint", CRAFTED)
+def test_a_crafted_endpoint_is_refused_at_subscribe(vapid, endpoint: str) -> None:  # noqa: ANN001
+    response = _post(login(UserFactory()), _subscription(endpoint))
+    assert response.status_code == 400
+    assert response.json() == {"ok": False, "message": "Your browser's push service is not one this site can send to."}
+    assert not PushSubscription.objects.exists()
+
+
+@pytest.mark.parametrize("endpoint", CRAFTED)
+def test_a_crafted_endpoint_stored_another_way_is_never_posted_to(vapid, endpoint: str) -> None:  # noqa: ANN001
+    """A row from the admin, a script or an older check: the sender checks again, and the mail goes instead."""
+    _match, mail, player = _turn_mail_due(User.NotifyBy.PUSH, Browser(endpoint))
+    with mock.patch("games.push.webpush") as webpush:
+        assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    webpush.assert_not_called()
+    assert not PushSubscription.objects.filter(user=player).exists()
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.SENT
+
+
+@pytest.mark.parametrize("endpoint", VALID)
+def test_a_push_services_endpoint_is_taken_and_posted_to(vapid, endpoint: str) -> None:  # noqa: ANN001
+    user = UserFactory(notify_by=User.NotifyBy.PUSH)
+    assert _post(login(user), _subscription(endpoint)).status_code == 200
+    with mock.patch("games.push.webpush") as webpush:
+        assert notice_test(user=user) == "Test notice sent: a browser notification to 1 browser."
+    assert webpush.call_args.args[0]["endpoint"] == endpoint
+
+
+@pytest.mark.parametrize("endpoint", VALID)
+def test_every_parser_reads_an_accepted_endpoint_the_same_way(endpoint: str) -> None:
+    """The check's reading is the sender's: the standard library, urllib3 and requests name one host."""
+    assert endpoint_allowed(endpoint)
+    host = urlsplit(endpoint).hostname
+    assert host == (parse_url(endpoint).host or "").lower()
+    assert host == urlsplit(requests.Request("POST", endpoint).prepare().url).hostname
+    assert {urlsplit(endpoint).port, parse_url(endpoint).port} <= {None, 443}
+    assert any(host == name or (host or "").endswith("." + name) for name in DEFAULT_PUSH_HOSTS)
+
+
+@pytest.mark.parametrize("endpoint", CRAFTED)
+def test_the_check_refuses_each_crafted_endpoint(endpoint: str) -> None:
+    assert not endpoint_allowed(endpoint)
+
+
+def test_a_push_service_that_redirects_is_not_followed(vapid, service) -> None:  # noqa: ANN001
+    """A redirect would aim the server's post at another address: it counts as a failed push."""
+    elsewhere = PushService()
+    try:
+        service.status, service.location = 307, f"{elsewhere.url}/stolen"
+        _match, mail, player = _turn_mail_due(User.NotifyBy.PUSH, Browser(service.endpoint("/moved")))
+        assert tasks.mail_send.apply(args=[mail.pk]).get() is True  # no browser took it: the mail goes
+        assert len(service.received) == 1 and elsewhere.received == []
+        assert [m.to for m in django_mail.outbox] == [[player.email]]
+    finally:
+        elsewhere.close()
+
+
+# --- whatever the push library raises ---------------------------------------------------------------
+
+LIBRARY_ERRORS = [
+    TypeError("a bytes-like object is required"),
+    binascii.Error("Incorrect padding"),
+    KeyError("p256dh"),
+    AssertionError("bad key length"),
+    RuntimeError("something inside the library"),
+    ValueError("Could not deserialize key data"),
+    requests.ConnectionError("Connection refused"),
+    WebPushException("subscription_info missing endpoint URL"),  # no response at all
+]
+
+
+@pytest.mark.parametrize("error", LIBRARY_ERRORS, ids=lambda error: type(error).__name__)
+@pytest.mark.parametrize("notify_by", [User.NotifyBy.PUSH, User.NotifyBy.BOTH])
+def test_any_library_error_is_logged_and_the_turn_mail_still_goes(
+    vapid,  # noqa: ANN001
+    caplog: pytest.LogCaptureFixture,
+    error: Exception,
+    notify_by: str,
+) -> None:
+    _match, mail, player = _turn_mail_due(notify_by, Browser(PushService.endpoint("/fails")))
+    sub = PushSubscription.objects.get(user=player)
+    with mock.patch("games.push.webpush", side_effect=error), caplog.at_level(logging.WARNING, logger="games.push"):
+        assert tasks.mail_send.apply(args=[mail.pk]).get() is True
+    mail.refresh_from_db()
+    assert mail.status == Mail.Status.SENT and [m.to for m in django_mail.outbox] == [[player.email]]
+    logged = [r.getMessage() for r in caplog.records if r.name == "games.push"]
+    assert any(f"subscription {sub.pk}" in line and type(error).__name__ in line for line in logged), logged
+    assert PushSubscription.objects.filter(pk=sub.pk).exists()  # a passing failure keeps the browser
+
+
+@pytest.mark.parametrize("error", LIBRARY_ERRORS, ids=lambda error: type(error).__name__)
+def test_any_library_error_still_answers_the_test_notice_with_a_sentence(vapid, error: Exception) -> None:  # noqa: ANN001
+    cache.clear()
+    user = UserFactory(notify_by=User.NotifyBy.BOTH)
+    Browser(PushService.endpoint("/fails")).subscribe(user)
+    with mock.patch("games.push.webpush", side_effect=error):
+        response = login(user).post(reverse("games-notice-test"), follow=True)
+    assert response.status_code == 200
+    assert f"Test notice sent: a browser notification to 0 browsers and a mail to {user.email}." in (
+        response.content.decode()
+    )
+
+
+# --- one browser, one account ---------------------------------------------------------------------
+
+
+def test_a_browser_subscribed_for_another_account_stays_with_it(vapid) -> None:  # noqa: ANN001
+    """Posting someone else's endpoint does not move their notices to you."""
+    owner, other = UserFactory(), UserFactory()
+    data = _subscription()
+    assert _post(login(owner), data).status_code == 200
+    before = PushSubscription.objects.get()
+    taken = _subscription(data["endpoint"])  # the same endpoint with keys of the poster's choosing
+    response = _post(login(other), taken)
+    assert response.status_code == 400 and response.json() == {"ok": False, "message": OTHER_ACCOUNT}
+    after = PushSubscription.objects.get()
+    assert (after.pk, after.user, after.p256dh, after.auth) == (before.pk, owner, before.p256dh, before.auth)
+    assert _post(login(other), {"unsubscribe": True, "endpoint": data["endpoint"]}).status_code == 200
+    assert PushSubscription.objects.get().user == owner  # nor can the other account turn them off
+
+
+def test_the_same_browser_subscribing_again_takes_its_new_keys(vapid) -> None:  # noqa: ANN001
+    user = UserFactory()
+    client = login(user)
+    assert _post(client, _subscription()).status_code == 200
+    renewed = _subscription()
+    assert _post(client, renewed).status_code == 200
+    sub = PushSubscription.objects.get()
+    assert (sub.user, sub.p256dh, sub.auth) == (user, renewed["keys"]["p256dh"], renewed["keys"]["auth"])
+
+
+# --- the switch on the profile page -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("public", ["", "BPublicKeyWithoutItsPrivateHalf"], ids=["no-keys", "public-key-only"])
+def test_a_site_that_cannot_push_renders_no_switch(settings, public: str) -> None:  # noqa: ANN001
+    settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = public, ""
+    page = login(UserFactory()).get(reverse("accounts-profile")).content.decode()
+    assert "Browser notifications are not available on this site." in page
+    assert "data-push-on" not in page and "data-push-off" not in page and 'data-key=""' in page
+
+
+def test_the_profile_tells_push_js_which_browsers_are_the_players(vapid) -> None:  # noqa: ANN001
+    """Only the player's own endpoints: a browser holding someone else's subscription is not "on" for them."""
+    user, other = UserFactory(), UserFactory()
+    Browser("https://fcm.googleapis.com/fcm/send/mine").subscribe(user)
+    Browser("https://fcm.googleapis.com/fcm/send/theirs").subscribe(other)
+    response = login(user).get(reverse("accounts-profile"))
+    page = response.content.decode()
+    assert 'id="push-endpoints"' in page and "data-push-on" in page and "data-push-off" in page
+    assert response.context["push_endpoints"] == ["https://fcm.googleapis.com/fcm/send/mine"]
+    assert "theirs" not in page
