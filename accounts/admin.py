@@ -28,7 +28,7 @@ class UserAdmin(DjangoUserAdmin):
     ordering = ["email"]
     list_display = ["email", "display_name", "is_staff", "is_active", "date_joined"]
     search_fields = ["email", "display_name"]
-    # A vacation starts and ends through games.vacation, which stops and restarts the player's clocks with it.
+    # A vacation starts and ends only through the vacation service, which stops and restarts the player's clocks with it.
     readonly_fields = ["vacation_started_at", "vacation_until"]
     fieldsets = [
         (None, {"fields": ["email", "password"]}),

@@ -7,9 +7,11 @@ from typing import Any
 from django import forms
 from django.forms import BoundField
 from django.http import HttpRequest
+from django.utils import timezone
 
 from accounts.models import REMINDER_CHOICES, User
 from accounts.timezones import time_zone_choices
+from accounts.vacation_budget import vacation_days
 from accounts.validators import validate_display_name
 
 
@@ -167,7 +169,7 @@ class VacationForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.days_left = days_left
         self.fields["days"].widget.attrs.update({"max": max(days_left, 1)})
-        self.fields["days"].help_text = f"You have {_days(days_left)} left this year."
+        self.fields["days"].help_text = f"You have {vacation_days(days_left)} left this year."
 
     def clean_days(self) -> int:
         days: int = self.cleaned_data["days"]
@@ -175,13 +177,14 @@ class VacationForm(forms.Form):
             raise forms.ValidationError("You have no vacation days left this year.")
         if days > self.days_left:
             raise forms.ValidationError(
-                f"You have only {_days(self.days_left)} left this year; choose {self.days_left} or fewer."
+                f"You have only {vacation_days(self.days_left)} left this year; choose {self.days_left} or fewer."
             )
         return days
 
 
-def _days(count: int) -> str:
-    return f"{count} vacation day" if count == 1 else f"{count} vacation days"
+def vacation_form_for(*, user: User, data: Any = None) -> VacationForm:
+    """The vacation form within what is left of the player's budget this year."""
+    return VacationForm(data, days_left=user.vacation_budget(now=timezone.now()).days_left)
 
 
 def _one_space(name: str) -> str:

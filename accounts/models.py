@@ -12,8 +12,8 @@ from django.contrib.auth.models import AbstractUser, BaseUserManager
 from django.core.validators import MaxValueValidator
 from django.db import models
 
+from accounts.vacation_budget import DEFAULT_VACATION_DAYS, VacationBudget
 from accounts.validators import display_name_problem, validate_display_name
-from games.clocks import DEFAULT_VACATION_DAYS, VacationBudget
 
 
 class UserManager(BaseUserManager["User"]):
@@ -167,7 +167,7 @@ class User(AbstractUser):
 
     @property
     def reminder_offsets(self) -> list[timedelta]:
-        """The reminders before a deadline, earliest first, for ``games.clocks.reminder_times``."""
+        """The reminders before a deadline, earliest first, as the match clocks take them."""
         return [timedelta(hours=hours) for hours in sorted(set(self.reminder_hours or []), reverse=True)]
 
     @property

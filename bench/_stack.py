@@ -250,10 +250,19 @@ def _seed_leagues(people: list[Any]) -> dict[str, str]:
 
     from django.urls import reverse
 
-    from leagues import services
+    from leagues.clubs import club_create
+    from leagues.seasons import (
+        fixtures_generate,
+        league_create,
+        season_close_registration,
+        season_create,
+        season_open_registration,
+        season_register,
+        season_start,
+    )
 
     urls: dict[str, str] = {}
-    club = services.club_create(name="Load Club", created_by=people[0], public=True)
+    club = club_create(name="Load Club", created_by=people[0], public=True)
     from leagues.models import Membership
 
     Membership.objects.bulk_create(
@@ -261,16 +270,16 @@ def _seed_leagues(people: list[Any]) -> dict[str, str]:
     )
     for number, start in enumerate(range(0, len(people) - len(people) % 20, 20)):
         group = people[start : start + 20]
-        league = services.league_create(
+        league = league_create(
             club=club, actor=people[0], name=f"League {number}", game="renfield", table_size=4, options={}
         )
-        season = services.season_create(league=league, actor=people[0], rounds=1, starts_on=date(2026, 1, 5))
-        services.season_open_registration(season=season, actor=people[0])
+        season = season_create(league=league, actor=people[0], rounds=1, starts_on=date(2026, 1, 5))
+        season_open_registration(season=season, actor=people[0])
         for user in group:
-            services.season_register(season=season, user=user)
-        services.season_close_registration(season=season, actor=people[0])
-        services.fixtures_generate(season=season, actor=people[0], seed=number)
-        services.season_start(season=season, actor=people[0])
+            season_register(season=season, user=user)
+        season_close_registration(season=season, actor=people[0])
+        fixtures_generate(season=season, actor=people[0], seed=number)
+        season_start(season=season, actor=people[0])
         url = reverse("leagues-standings", args=[club.slug, league.slug, season.number])
         urls |= {u.email: url for u in group}
     return urls

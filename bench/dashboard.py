@@ -24,7 +24,7 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 

@@ -35,7 +35,7 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 
@@ -62,7 +62,8 @@ def build(players: int, matches: int, extra: int, seed: int) -> tuple[Any, list[
     from accounts.models import User
     from engine import get_game
     from games.models import Match, Seat
-    from leagues import ratings, services
+    from leagues import ratings
+    from leagues.clubs import club_create
     from leagues.models import Entrant, Fixture, League, Rating, Round, Season, Standing
 
     rng = random.Random(seed)
@@ -70,7 +71,7 @@ def build(players: int, matches: int, extra: int, seed: int) -> tuple[Any, list[
         User(email=f"bench{n}@example.com", display_name=f"Bench {n}", password="!") for n in range(players)
     )
     organizer = users[0]
-    club = services.club_create(name="Bench Club", created_by=organizer)
+    club = club_create(name="Bench Club", created_by=organizer)
     league = League.objects.create(
         club=club,
         name="Bench League",
@@ -292,7 +293,7 @@ def measure_page(season: Any, organizer: Any, requests: int) -> dict[str, Any]:
 
 def measure_update(match_ids: list[int]) -> dict[str, Any]:
     """``fixture_count`` of one more finished match, one at a time."""
-    from leagues.services import fixture_count
+    from leagues.results import fixture_count
 
     wall, cpu, queries = [], [], []
     for match_id in match_ids:

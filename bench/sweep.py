@@ -153,8 +153,8 @@ DueSeat = tuple[int, int, int, datetime]  # seat id, match id, seat number, dead
 def schedule_due(due: list[int], start: datetime, *, spread: float) -> tuple[list[DueSeat], list[DueSeat]]:
     """Deadlines falling due during the run; the first half's tasks are scheduled now, as a turn change
     schedules them. Returns all of them, and the half whose tasks are left to schedule during the run."""
+    from games.followups import deadline_schedule
     from games.models import Seat
-    from games.services import deadline_schedule
 
     rng = random.Random(2)
     result: list[DueSeat] = []
@@ -222,8 +222,8 @@ def run(args: argparse.Namespace, ids: dict[str, Any]) -> dict[str, Any]:
     from django.db.models import Count
     from django.utils import timezone
 
+    from games.followups import deadline_schedule
     from games.models import Move
-    from games.services import deadline_schedule
     from games.tasks import deadline_sweep
 
     overdue_expected = 4 * len(ids["overdue"])

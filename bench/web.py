@@ -30,7 +30,7 @@ from urllib.parse import urlencode
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings_test")
 
-import django  # noqa: E402
+import django
 
 django.setup()
 

@@ -167,8 +167,8 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 # An invitation followed while logged out survives sign-up, confirmation and login, and lands on the seat.
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "accounts.adapter.InvitedLoginForm"}
+ACCOUNT_ADAPTER = "games.account_adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "games.account_adapter.InvitedLoginForm"}
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Parlour] "
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 
@@ -231,6 +231,7 @@ PARLOUR_RATE_LIMITS: dict[str, list[tuple[int, int]]] = {
         "move": [(30, 10), (600, 600)],
         "chat": [(10, 30), (60, 600)],
         "match-create": [(5, 60), (30, 3600)],
+        "club-create": [(3, 60), (10, 3600)],
     }.items()
     if RATE_LIMIT_SCALE > 0
 }
@@ -323,6 +324,11 @@ GAMES_INVITATIONS_PENDING_MAX = int(os.environ.get("GAMES_INVITATIONS_PENDING_MA
 GAMES_INVITATIONS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PER_DAY", "30"))
 GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = int(os.environ.get("GAMES_INVITATIONS_PER_ADDRESS_PER_DAY", "3"))
 GAMES_WAITING_EXPIRE_DAYS = int(os.environ.get("GAMES_WAITING_EXPIRE_DAYS", "7"))
+# Club invitations likewise (leagues.clubs.club_invite): per organizer and per address in the last day,
+# and unanswered, unexpired invitations per club.
+LEAGUES_CLUB_INVITATIONS_PER_DAY = int(os.environ.get("LEAGUES_CLUB_INVITATIONS_PER_DAY", "30"))
+LEAGUES_CLUB_INVITATIONS_PER_ADDRESS_PER_DAY = int(os.environ.get("LEAGUES_CLUB_INVITATIONS_PER_ADDRESS_PER_DAY", "3"))
+LEAGUES_CLUB_INVITATIONS_PENDING_MAX = int(os.environ.get("LEAGUES_CLUB_INVITATIONS_PENDING_MAX", "50"))
 
 # Moves from the mail (signed links) and browser push. Push is off unless both VAPID keys are set
 # (base64url: the private key's 32 raw bytes, the public key's uncompressed point).

@@ -20,7 +20,7 @@ WHITENOISE_AUTOREFRESH = True
 # Each test process has its own cache; tests that need limits clear it and turn them on themselves.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "parlour-tests"}}
 # Tests post many moves in a few milliseconds; tests/test_security.py turns the limits on where it checks them.
-PARLOUR_RATE_LIMITS = {}  # noqa: F405
+PARLOUR_RATE_LIMITS = {}
 # Test databases on SQLite live in memory and need no folder; pytest-django (xdist) also recognises only
 # Django's own engine name as SQLite, and would otherwise give each worker a file database.
 if DATABASES["default"]["ENGINE"] == "config.sqlite3":  # noqa: F405

@@ -15,7 +15,7 @@ a daylight saving change), and the datetimes returned are in UTC.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Final
@@ -28,8 +28,21 @@ DAY: Final = timedelta(days=1)
 MIN_INITIAL: Final = HOUR
 MAX_INITIAL: Final = timedelta(days=30)
 MAX_CAP: Final = timedelta(days=60)
+# The same limits in hours, as the forms take them: each custom clock field's bounds, which the page also
+# hands the browser (``min``/``max``), so that it refuses what ``time_control_from_form`` would. The time
+# per move is at most the starting time, and the most saved up at least the starting time.
+CUSTOM_HOURS: Final[dict[str, tuple[float, float]]] = {
+    "initial": (MIN_INITIAL / HOUR, MAX_INITIAL / HOUR),
+    "increment": (0.0, MAX_INITIAL / HOUR),
+    "cap": (MIN_INITIAL / HOUR, MAX_CAP / HOUR),
+}
+# What a player is told about a custom clock's hours; the forms' field errors say the same.
+HOURS_NOT_NUMBERS: Final = "Enter the times as numbers of hours."
+INITIAL_OUT_OF_RANGE: Final = "The starting time must be between 1 hour and 30 days (720 hours)."
+INCREMENT_OUT_OF_RANGE: Final = "The time added per move must be between 0 and the starting time."
+CAP_BELOW_INITIAL: Final = "The most time a player can save up must be at least the starting time."
+CAP_TOO_LONG: Final = "The most time a player can save up is 60 days (1440 hours)."
 
-DEFAULT_VACATION_DAYS: Final = 14
 DEFAULT_REMINDER_OFFSETS: Final = (timedelta(hours=24), timedelta(hours=2))
 DEFAULT_TURN_MAIL_GRACE: Final = timedelta(minutes=10)
 DEFAULT_PRESENCE_WINDOW: Final = timedelta(minutes=5)
@@ -147,21 +160,21 @@ def time_control_from_form(hours_initial: float, hours_increment: float, hours_c
     Raises ``ValueError`` with a sentence the form shows to the player as it is.
     """
     for value in (hours_initial, hours_increment, hours_cap):
-        if not math.isfinite(value):
-            raise ValueError("Enter the times as numbers of hours.")
-    initial = timedelta(hours=hours_initial)
-    increment = timedelta(hours=hours_increment)
-    cap = timedelta(hours=hours_cap)
-    if not MIN_INITIAL <= initial <= MAX_INITIAL:
-        raise ValueError("The starting time must be between 1 hour and 30 days (720 hours).")
-    if not timedelta(0) <= increment <= initial:
-        raise ValueError("The time added per move must be between 0 and the starting time.")
-    if cap < initial:
-        raise ValueError("The most time a player can save up must be at least the starting time.")
-    if cap > MAX_CAP:
-        raise ValueError("The most time a player can save up is 60 days (1440 hours).")
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise ValueError(HOURS_NOT_NUMBERS)
+    # Checked in hours, before any timedelta is made: timedelta(hours=1e30) is an OverflowError, not a refusal.
+    low, high = CUSTOM_HOURS["initial"]
+    if not low <= hours_initial <= high:
+        raise ValueError(INITIAL_OUT_OF_RANGE)
+    if not 0 <= hours_increment <= hours_initial:
+        raise ValueError(INCREMENT_OUT_OF_RANGE)
+    if hours_cap < hours_initial:
+        raise ValueError(CAP_BELOW_INITIAL)
+    if hours_cap > CUSTOM_HOURS["cap"][1]:
+        raise ValueError(CAP_TOO_LONG)
+    initial, increment, cap = (_whole_seconds(timedelta(hours=h)) for h in (hours_initial, hours_increment, hours_cap))
     # Whole seconds, so the control survives to_json() unchanged.
-    return TimeControl(initial=_whole_seconds(initial), increment=_whole_seconds(increment), cap=_whole_seconds(cap))
+    return TimeControl(initial=initial, increment=increment, cap=cap)
 
 
 def _whole_seconds(value: timedelta) -> timedelta:
@@ -193,26 +206,7 @@ def remaining(*, deadline: datetime, now: datetime) -> timedelta:
 
 
 # --- Vacation -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class VacationBudget:
-    """A player's vacation days for the year: how many they get and how many are spent."""
-
-    yearly_days: int = DEFAULT_VACATION_DAYS
-    used: int = 0
-
-    @property
-    def days_left(self) -> int:
-        return max(self.yearly_days - self.used, 0)
-
-    def spend(self, days: int) -> VacationBudget:
-        """The budget after ``days`` more are spent; refuses to go past the yearly allowance."""
-        if days < 0:
-            raise ValueError("Vacation days spent cannot be negative.")
-        if days > self.days_left:
-            raise ValueError(f"You have only {_plural(self.days_left, 'vacation day')} left this year.")
-        return VacationBudget(yearly_days=self.yearly_days, used=self.used + days)
+# (The yearly budget is a fact about the player: accounts.vacation_budget.)
 
 
 def days_spent(start: datetime, end: datetime) -> int:
@@ -226,21 +220,6 @@ def days_spent(start: datetime, end: datetime) -> int:
     if span < timedelta(0):
         raise ValueError("A vacation cannot end before it starts.")
     return max(1, math.ceil(span / DAY))
-
-
-def shift_for_pause(*, deadline: datetime, paused_at: datetime, resumed_at: datetime) -> datetime:
-    """The deadline after a pause: the clock does not run while paused, so it moves by the paused span.
-
-    A deadline that had already passed when the pause began stays where it is: a
-    vacation taken after the time ran out does not undo the timeout.
-    """
-    deadline, paused_at = _utc(deadline, "deadline"), _utc(paused_at, "paused_at")
-    paused = _utc(resumed_at, "resumed_at") - paused_at
-    if paused < timedelta(0):
-        raise ValueError("A pause cannot end before it starts.")
-    if deadline <= paused_at:
-        return deadline
-    return deadline + paused
 
 
 def auto_vacation_extension(*, days_left: int) -> tuple[timedelta, int]:
@@ -257,14 +236,6 @@ def auto_vacation_extension(*, days_left: int) -> tuple[timedelta, int]:
 
 
 # --- Reminders and quiet hours ------------------------------------------------------
-
-
-def reminder_times(*, deadline: datetime, offsets: Sequence[timedelta], now: datetime) -> list[datetime]:
-    """When to remind a player before ``deadline``: one time per offset still in the future, earliest first."""
-    deadline, now = _utc(deadline, "deadline"), _utc(now, "now")
-    if any(offset <= timedelta(0) for offset in offsets):
-        raise ValueError("Reminders are sent before the deadline: every offset must be positive.")
-    return sorted({deadline - offset for offset in offsets if deadline - offset > now})
 
 
 def in_quiet_hours(when: datetime, tz: ZoneInfo, start: time, end: time) -> bool:

@@ -1,4 +1,6 @@
-"""The one exception family for what a person did wrong.
+"""The refusals of matches and seats; their base, ``Refused``, is ``accounts.errors.Refused``, imported here.
+
+Games and leagues code takes ``Refused`` from here too (``from games.errors import Refused``).
 
 Services raise a ``Refused`` (or a subclass) whose message is a sentence for
 the person; views catch this family only. Anything else that escapes a service
@@ -7,16 +9,7 @@ the person; views catch this family only. Anything else that escapes a service
 
 from __future__ import annotations
 
-
-class Refused(Exception):
-    """A request the app will not carry out; ``str(exc)`` is the message for the person."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
+from accounts.errors import Refused
 
 
 class MoveRefused(Refused):

@@ -1,6 +1,6 @@
 """A player's private calendar: one event per turn of theirs that has a deadline.
 
-The feed is read by calendar apps without a login, through a secret URL (``accounts.views.calendar_feed``).
+The feed is read by calendar apps without a login, through a secret URL (``games.views_account.calendar_feed``).
 It lists only what the player's own dashboard shows them: their matches and their deadlines, never a card.
 """
 

@@ -3,17 +3,28 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, cast
 
 from django import forms
 
-from engine import GAMES, Game
+from engine import GAMES, Game, renfield, rentz
 from engine.bots import LEVELS
-from games.clocks import PRESETS, TimeControl, time_control_from_form
+from games.clocks import (
+    CAP_BELOW_INITIAL,
+    CAP_TOO_LONG,
+    CUSTOM_HOURS,
+    HOURS_NOT_NUMBERS,
+    INCREMENT_OUT_OF_RANGE,
+    INITIAL_OUT_OF_RANGE,
+    PRESETS,
+    TimeControl,
+    time_control_from_form,
+)
+from games.models import SeatSpec
 from games.presenters import ordinal, presenter_for
-from games.services import SeatSpec
 
 SEAT_KINDS = [("bot", "A bot"), ("email", "Invite by email")]
 
@@ -75,8 +86,6 @@ class NumberTable:
 
 
 def _rentz_points() -> NumberTable:
-    from engine import rentz
-
     points = rentz.DEFAULT_POINTS
     penalties: tuple[tuple[str, str], ...] = (("acool", "Acool, per trick"), ("diamonds", "Diamonds, per diamond"))
     penalties += (("queens", "Queens, per queen"), ("king_of_hearts", "King of Hearts"))
@@ -92,8 +101,6 @@ def _rentz_points() -> NumberTable:
 
 
 def _renfield_values() -> NumberTable:
-    from engine import renfield
-
     rows = tuple(
         (str(rank), ((f"bugs_{rank}", bugs), (f"dollars_{rank}", dollars)))
         for rank, bugs, dollars in zip(
@@ -116,6 +123,40 @@ NUMBER_TABLES: dict[tuple[str, str], Callable[[], NumberTable]] = {
 }
 CUSTOM_CLOCK = "custom"
 OPTION_PREFIX = "opt_"
+CLOCK_FIELDS = ("tc_initial", "tc_increment", "tc_cap")
+# What each custom clock field says below its least and past its most; the bounds are ``CUSTOM_HOURS``.
+CLOCK_BOUND_ERRORS = {
+    "initial": (INITIAL_OUT_OF_RANGE, INITIAL_OUT_OF_RANGE),
+    "increment": (INCREMENT_OUT_OF_RANGE, INCREMENT_OUT_OF_RANGE),
+    "cap": (CAP_BELOW_INITIAL, CAP_TOO_LONG),
+}
+
+
+def clock_field(part: str, label: str, *, admit: float | None = None) -> forms.FloatField:
+    """One of a custom clock's hours ("initial", "increment", "cap"), bounded as ``time_control_from_form`` is.
+
+    Django puts the bounds on the input too (``min``, ``max``, and ``step="any"``: any fraction of an hour
+    is taken and rounded to whole seconds), so the browser refuses what the server would. ``admit`` widens
+    them to a value stored before (a league's clock set outside these limits is kept when left alone).
+    """
+    low, high = CUSTOM_HOURS[part]
+    if admit is not None and math.isfinite(admit):
+        low, high = min(low, admit), max(high, admit)
+    below, above = CLOCK_BOUND_ERRORS[part]
+    return forms.FloatField(
+        required=False,
+        min_value=low,
+        max_value=high,
+        label=label,
+        error_messages={"invalid": HOURS_NOT_NUMBERS, "min_value": below, "max_value": above},
+    )
+
+
+def clock_errors_forget_unless_custom(form: forms.Form, data: dict[str, Any]) -> None:
+    """The custom hours are read only for a custom clock: left in the fields under a preset, they refuse nothing."""
+    if (data.get("time_control") or "none") != CUSTOM_CLOCK:
+        for name in CLOCK_FIELDS:
+            form.errors.pop(name, None)
 
 
 def _option_field(entry: dict[str, Any], game_name: str) -> forms.Field:
@@ -178,9 +219,9 @@ class MatchCreateForm(forms.Form):
         label="Time control",
         required=False,
     )
-    tc_initial = forms.FloatField(required=False, min_value=0, label="Starting time (hours)")
-    tc_increment = forms.FloatField(required=False, min_value=0, label="Added per move (hours)")
-    tc_cap = forms.FloatField(required=False, min_value=0, label="Most time saved up (hours)")
+    tc_initial = clock_field("initial", "Starting time (hours)")
+    tc_increment = clock_field("increment", "Added per move (hours)")
+    tc_cap = clock_field("cap", "Most time saved up (hours)")
 
     def __init__(self, *args: Any, game: Game, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -280,6 +321,7 @@ class MatchCreateForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        clock_errors_forget_unless_custom(self, data)
         foreign = self._foreign_options()
         if foreign:
             raise forms.ValidationError(

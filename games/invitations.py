@@ -2,7 +2,7 @@
 
 A visitor who opens an invitation link before having an account keeps its token in the session;
 sign-up, the confirmation of the address and the login then lead back to the seat
-(``accounts.adapter.AccountAdapter``). The token in the link is the credential: whoever holds it
+(``games.account_adapter.AccountAdapter``). The token in the link is the credential: whoever holds it
 may take the seat, which is why a token never appears in a page but the invitee's own.
 """
 

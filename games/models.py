@@ -2,11 +2,17 @@
 
 The engine's state is stored as a snapshot on the match; the moves are the
 append-only record from which the snapshot can always be rebuilt.
+
+Facts about a seat or a match live here, and the services ask them: a seat's turn deadline, whether
+its clock is paused, who is owed its turn mail, whether a late sealed bid still counts. To change a
+clock, open ``games.clocks`` (the arithmetic, pure) and these methods.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models
@@ -16,7 +22,10 @@ from django.utils import timezone
 
 from engine import Game, get_game
 from engine.bots import LEVELS
-from games.clocks import TimeControl
+from games.clocks import TimeControl, deadline_for
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 RECENT_MOVES = 30
 RECENT_CHAT = 50
@@ -106,6 +115,18 @@ class Match(models.Model):
         """The id of the newest chat message: part of the polling token with the version."""
         return self.recent_chat[-1]["id"] if self.recent_chat else 0
 
+    def simultaneous_ok(self, seat: int, version: int) -> bool:
+        """Whether ``seat`` may still answer the older ``version`` it was shown: a sealed bid may arrive on
+        an older version when others bid meanwhile.
+
+        Accepted only if the seat was awaited at the version it saw and at every move since,
+        and made none of them: it was answering the very step it was shown. One query.
+        """
+        if not 0 <= version < self.version:
+            return False
+        since = list(Move.objects.filter(match=self, ply__gte=version).values_list("seat", "awaited"))
+        return len(since) == self.version - version and all(s != seat and seat in awaited for s, awaited in since)
+
 
 class Seat(models.Model):
     class BotLevel(models.TextChoices):
@@ -137,7 +158,7 @@ class Seat(models.Model):
         default=0, help_text="Moves a bot made for this player: timeouts and absence."
     )
     # When the player last had the table open (a page load or a poll), written at most once a minute:
-    # a player seen since their turn began gets no turn mail (games.notify).
+    # a player at the table has their turn mail held (games.outbox) and no reminder (games.notify).
     last_seen = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -176,6 +197,53 @@ class Seat(models.Model):
         # would tell a reader who is invited, or that an address has an account. The creator's table
         # shows the address (games.presenters.base.Presenter.seats).
         return f"Seat {self.number + 1} (invited)" if self.invite_token else f"Seat {self.number + 1}"
+
+    @property
+    def clock_paused(self) -> bool:
+        """Whether the seat's clock stands still now: while its player is on vacation (``games.vacation``).
+
+        Read from the seat's player as loaded with the seat (``selectors.MOVE_SEAT_FIELDS`` includes the field).
+        """
+        user = self.user
+        return user is not None and user.vacation_started_at is not None
+
+    @property
+    def turn_mail_reader(self) -> User | None:
+        """The player to mail now that the seat is awaited: wants each-turn mail and has not had it for this turn."""
+        user = self.user
+        # An absent player has had the absence mail; the bot plays their turns until they come back.
+        if self.played_by_bot or user is None or self.notified_at is not None or user.notify != user.Notify.EACH_TURN:
+            return None
+        return user
+
+    def turn_deadline(self, *, clock: TimeControl | None, now: datetime) -> datetime | None:
+        """When a turn of this seat that starts ``now`` runs out under ``clock`` (its match's): when the
+        seat's bank (the initial time at first) is spent.
+
+        None for a casual match, a seat the bot plays (a bot, an absent player) and a paused clock.
+        A running deadline is kept until the seat moves, so a seat in a simultaneous step keeps the
+        clock it started with.
+        """
+        if clock is None or self.played_by_bot or self.clock_paused:
+            return None
+        return deadline_for(now=now, bank=clock.initial if self.bank is None else self.bank)
+
+    def bank_when_reclaimed(self, clock: TimeControl) -> timedelta:
+        """The time left on the seat's clock when its player takes it back from the bot (``services.seat_reclaim``):
+        at least what one move earns (the increment, or the initial time on a clock without one), so that
+        coming back is never an instant timeout."""
+        least = clock.increment or clock.initial
+        return max(clock.initial if self.bank is None else self.bank, least)
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    """Who sits in a seat at creation (``services.match_create``): a user (seated at once), a bot level, or an
+    email invitation. Not a row: what the create forms and the leagues hand the service."""
+
+    user: User | None = None
+    bot: str = ""
+    email: str = ""
 
 
 class Move(models.Model):
@@ -249,7 +317,7 @@ class Mail(models.Model):
     # Not sent before this moment: a turn mail waits out a grace period, in which the player may answer.
     send_after = models.DateTimeField(null=True, blank=True)
     # The turn a turn mail is about: the seat awaited once the match reached this version. At send time
-    # the mail is dropped if that seat has moved since or its player was at the table (games.notify).
+    # the mail is dropped if that seat has moved since, or held while its player is at the table (games.outbox).
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     seat_number = models.PositiveSmallIntegerField(null=True, blank=True)
     turn_version = models.PositiveIntegerField(null=True, blank=True)
@@ -257,7 +325,7 @@ class Mail(models.Model):
     class Meta:
         indexes = [
             models.Index(fields=["status", "updated_at"]),
-            # The invitation limits count the invitations an address was sent lately (games.services).
+            # The invitation limits count the invitations an address was sent lately (games.notify).
             models.Index(fields=["recipient", "created_at"], name="mail_recipient_created"),
         ]
 

@@ -1,35 +1,40 @@
-"""Mail that helps without flooding: presence at the table, held turn mail, reminders, the match-over mail, digests.
+"""Mail that helps without flooding: presence at the table, reminders, the match-over and absence mails, digests.
 
 - Presence: a seat notes when its player last had the table open (``seat_seen``), at most once a minute.
-- Turn mail waits out a grace period (``GAMES_TURN_MAIL_GRACE_SECONDS``) and is dropped at send time
-  (``turn_mail_verdict``) if the seat has moved since: a player who answers at once gets none. A
-  player at the table only delays it, to a grace period after they were last seen there.
+  A player at the table only delays a turn mail (``games.outbox.turn_mail_verdict``, which holds each
+  turn mail for ``GAMES_TURN_MAIL_GRACE_SECONDS`` and drops it at send time if the seat has moved since).
 - Reminders before a deadline (the player's ``reminder_offsets``) go from a sweep once a minute, each at
   most once per run of the clock, held back during the player's quiet hours unless the deadline would
   pass first.
 - The match-over mail goes once to each human seat whose player wants mail, in the finishing move's
-  transaction; the daily digest at each player's own hour in their own time zone.
+  transaction; the absence mail once per absence; the daily digest at each player's own hour in their
+  own time zone; the test notice when a player asks for one from their profile.
+- Invitation mails go to an address, not an account, within limits per inviter and per address
+  (``check_invitation_limits``), so that they are not a way to mail anyone.
 
-``games.services`` imports this module inside its functions (this one imports the services).
+This module decides who is owed which mail and what it says; ``games.outbox`` writes, holds and sends
+it, and the words are in ``templates/games/mail/``.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import REMINDER_CHOICES, User
 from games.clocks import deliver_at, is_at_table
-from games.models import Mail, Match, Move, Seat
+from games.errors import Refused
+from games.models import Mail, Match, Seat
+from games.outbox import absolute_url, mail_queue, mail_render, mail_row, mail_safe
 from games.presenters import presenter_for
-from games.services import _absolute, _outbox_add, _render_mail, digest_queue, mail_safe
+from games.push import push_send
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +42,6 @@ log = logging.getLogger(__name__)
 PRESENCE_EVERY = timedelta(seconds=60)
 # What the table and the digest leave in the database.
 HEAVY_MATCH_FIELDS = ("match__state", "match__recent_moves", "match__recent_chat", "match__options")
-
-
-def turn_mail_grace() -> timedelta:
-    """How long a turn mail waits for the player to answer before it goes (default 10 minutes)."""
-    return timedelta(seconds=getattr(settings, "GAMES_TURN_MAIL_GRACE_SECONDS", 600))
 
 
 def presence_window() -> timedelta:
@@ -71,49 +71,6 @@ def seat_seen(*, seat: Seat, now: datetime | None = None) -> bool:
     return True
 
 
-# --- turn mail -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TurnMailVerdict:
-    """What becomes of a held turn mail as it falls due: it goes, it is cancelled (why), or it waits (until when)."""
-
-    cancel: str = ""
-    wait_until: datetime | None = None
-
-
-def turn_mail_verdict(*, mail: Mail, now: datetime) -> TurnMailVerdict:
-    """Read when a held turn mail is claimed for sending.
-
-    Cancelled, with the reason for ``last_error``, when the player no longer needs it: the seat has moved
-    since the turn began (or the match ended), the bot plays it, or the player no longer wants a mail
-    for each turn. Presence only delays it: a player seen at the table within the grace period is
-    watching the turn, so the mail waits until a grace period after they were last seen, and goes
-    then if the turn is still theirs. A player who looked at the table just before their turn began,
-    or who closes the tab without moving, is told all the same.
-    """
-    if mail.match_id is None or mail.seat_number is None or mail.turn_version is None:
-        return TurnMailVerdict()
-    seat = (
-        Seat.objects.filter(match_id=mail.match_id, number=mail.seat_number)
-        .select_related("match", "user")
-        .only("number", "awaiting", "absent", "bot_level", "last_seen", "match__status", "user__notify")
-        .first()
-    )
-    if seat is None or seat.match.status != Match.Status.ACTIVE:
-        return TurnMailVerdict(cancel="The match is over.")
-    moved = Move.objects.filter(match_id=mail.match_id, seat=mail.seat_number, ply__gte=mail.turn_version)
-    if not seat.awaiting or moved.exists():
-        return TurnMailVerdict(cancel="The seat has moved since the turn began.")
-    if seat.played_by_bot:
-        return TurnMailVerdict(cancel="The bot plays this seat while its player is absent.")
-    if seat.user is None or seat.user.notify != User.Notify.EACH_TURN:
-        return TurnMailVerdict(cancel="The player no longer wants a mail for each turn.")
-    if seat.last_seen is not None and seat.last_seen + turn_mail_grace() > now:
-        return TurnMailVerdict(wait_until=seat.last_seen + turn_mail_grace())
-    return TurnMailVerdict()
-
-
 # --- the match is over -----------------------------------------------------------
 
 
@@ -126,7 +83,7 @@ def match_over_mails(*, match: Match, seats: Sequence[Seat]) -> list[Mail]:
     now = timezone.now()
     presenter = presenter_for(match.game)
     names = [mail_safe(seat.name) for seat in seats]
-    title, url = f"{match.title} #{match.pk}", _absolute(match.get_absolute_url())
+    title, url = f"{match.title} #{match.pk}", absolute_url(match.get_absolute_url())
     mails = []
     for seat in seats:
         user = seat.user
@@ -144,18 +101,105 @@ def match_over_mails(*, match: Match, seats: Sequence[Seat]) -> list[Mail]:
             "winners": summary["winners"],
             "standings": standings,
         }
-        subject, body, html = _render_mail("over", context)
-        mails.append(
-            Mail(
-                recipient=user.email,
-                user=user,
-                subject=subject,
-                body=body,
-                html=html,
-                dedupe_key=f"over:{match.pk}:{seat.number}",
-            )
-        )
+        subject, body, html = mail_render("games/mail/over", context)
+        key = f"over:{match.pk}:{seat.number}"
+        mails.append(mail_row(key=key, recipient=user.email, user=user, subject=subject, body=body, html=html))
     return mails
+
+
+# --- absence -------------------------------------------------------------------
+
+
+def absence_mail(*, match: Match, seat: Seat, timeouts: int) -> Mail | None:
+    """Tell the player the bot now plays for them, and where to take the seat back.
+
+    Sent whatever their turn-mail choice: it is about their seat, not a turn, and comes once per absence.
+    """
+    user = seat.user
+    if user is None:
+        return None
+    return mail_queue(
+        key=f"absent:{seat.pk}:{match.version}",
+        recipient=user.email,
+        user=user,
+        template="games/mail/absent",
+        context={
+            "user": user,
+            "name": mail_safe(user.name),
+            "title": f"{match.title} #{match.pk}",
+            "timeouts": timeouts,
+            "url": absolute_url(match.get_absolute_url()),
+        },
+    )
+
+
+# --- invitations -----------------------------------------------------------------
+
+
+def check_invitation_limits(*, inviter: User | None, emails: list[str], new: bool = True) -> None:
+    """Refuse invitation mails beyond the limits, before anything is written: they are not a way to mail anyone.
+
+    ``new`` invitations count towards the open ones; a mail sent again for an open invitation does not.
+    Counted from the database (the seats and the outbox's invitation mails of the last day), so the limits
+    hold across processes; the inviter's row is locked so that two of their requests count one after the
+    other. ``inviter=None`` (a match the site makes itself) is held to the per-address limit only. The
+    sentences are the same whether or not an address has an account.
+    """
+    if not emails:
+        return
+    since = timezone.now() - timedelta(days=1)
+    if inviter is not None:
+        User.objects.select_for_update().filter(pk=inviter.pk).first()
+        most = getattr(settings, "GAMES_INVITATIONS_PENDING_MAX", 20)
+        mine = Seat.objects.filter(match__created_by=inviter, match__status=Match.Status.WAITING, joined=False)
+        pending = mine.exclude(invite_token="").count()
+        if new and pending + len(emails) > most:
+            raise Refused(
+                f"You can have at most {_invitations(most)} waiting for an answer; you have {pending}. "
+                "Wait until some are answered or expire, or invite fewer players."
+            )
+        most = getattr(settings, "GAMES_INVITATIONS_PER_DAY", 30)
+        sent = Mail.objects.filter(inviter=inviter, created_at__gte=since).count()
+        if sent + len(emails) > most:
+            raise Refused(
+                f"You can send at most {_invitations(most)} a day; you have sent {sent} since this time yesterday."
+            )
+    most = getattr(settings, "GAMES_INVITATIONS_PER_ADDRESS_PER_DAY", 3)
+    # "invite:" and "invite-again:": every invitation mail, from whoever sent it.
+    mailed = Mail.objects.filter(recipient__in=emails, dedupe_key__startswith="invite", created_at__gte=since)
+    full = mailed.values("recipient").annotate(n=Count("pk")).filter(n__gte=most).order_by("recipient")
+    email = full.values_list("recipient", flat=True).first()
+    if email is not None:
+        raise Refused(
+            f"{email} has had {_invitations(most)} to Parlour in the last day, the most one address gets "
+            "from everyone together; invite it again tomorrow."
+        )
+
+
+def _invitations(count: int) -> str:
+    return f"{count} invitation" if count == 1 else f"{count} invitations"
+
+
+def invite_mail(*, match: Match, seat: Seat, key: str) -> Mail | None:
+    """The invitation mail to the seat's address; the caller has checked the limits (``check_invitation_limits``).
+
+    No account is looked up for the address: the mail is the same whether or not it has one.
+    """
+    inviter = match.created_by
+    return mail_queue(
+        key=key,
+        recipient=seat.invite_email,
+        user=None,
+        inviter=inviter,
+        template="games/mail/invite",
+        context={
+            "match": match,
+            "seat": seat,
+            # Chosen by the inviter: quoted in the body, never in the subject, without control characters.
+            "inviter_name": mail_safe(inviter.name) if inviter is not None else "",
+            "url": absolute_url(reverse("games-invite", args=[seat.invite_token])),
+        },
+    )
 
 
 # --- reminders -----------------------------------------------------------------
@@ -248,13 +292,12 @@ def _reminder_mail(seat: Seat, offset: timedelta, key: str, now: datetime) -> Ma
     context = {
         "name": mail_safe(user.name),
         "title": f"{match.title} #{match.pk}",
-        "url": _absolute(match.get_absolute_url()),
+        "url": absolute_url(match.get_absolute_url()),
         "deadline": seat.deadline,
         "now": now,
         "zone": _zone(user),
     }
-    subject, body, html = _render_mail("reminder", context)
-    return _outbox_add(key=key, recipient=user.email, user=user, subject=subject, body=body, html=html)
+    return mail_queue(key=key, recipient=user.email, user=user, template="games/mail/reminder", context=context)
 
 
 def _zone(user: User) -> ZoneInfo:
@@ -303,3 +346,38 @@ def digests_queue(*, now: datetime) -> int:
         day = local[user.time_zone].date().isoformat()
         count += digest_queue(user=user, day=day, seats=user_seats) is not None
     return count
+
+
+def digest_queue(*, user: User, day: str, seats: list[Seat]) -> Mail | None:
+    """The daily digest: one mail per user per day, listing the matches awaiting them."""
+    return mail_queue(
+        key=f"digest:{user.pk}:{day}",
+        recipient=user.email,
+        user=user,
+        template="games/mail/digest",
+        context={
+            "user": user,
+            "name": mail_safe(user.name),
+            "seats": seats,
+            "url": absolute_url(reverse("games-dashboard")),
+        },
+    )
+
+
+# --- the test notice -------------------------------------------------------------
+
+
+def notice_test(*, user: User) -> str:
+    """A test notice the way the player chose to hear of turns; the sentence says what was sent where."""
+    sent, pushed, url = [], 0, absolute_url(reverse("accounts-profile"))
+    if user.turn_push_wanted:
+        payload = {"title": "Parlour test notice", "body": "This is how Parlour tells you it is your turn.", "url": url}
+        pushed = push_send(user=user, payload=payload)
+        sent.append(f"a browser notification to {pushed} browser{'s' if pushed != 1 else ''}")
+    # As with a turn: a player who chose push alone, with no browser that took it, gets the mail.
+    if user.turn_mail_wanted or pushed == 0:
+        context = {"name": mail_safe(user.name), "url": url}
+        key = f"notice-test:{user.pk}:{timezone.now().isoformat()}"
+        mail_queue(key=key, recipient=user.email, user=user, template="games/mail/notice_test", context=context)
+        sent.append(f"a mail to {user.email}")
+    return "Test notice sent: " + " and ".join(sent) + "."

@@ -2,8 +2,9 @@
 
 A player turns it on from the profile (``static/js/push.js`` subscribes with the VAPID public key and
 posts the subscription here). A push goes where a turn mail goes, decided at the same moment: when the
-held turn mail is claimed for sending and ``games.notify.turn_mail_unwanted`` has let it through, so
-the grace period, presence at the table and the player's choices apply to both alike. Settings:
+held turn mail is claimed for sending and ``games.outbox.turn_mail_verdict`` has let it through, so
+the grace period, presence at the table and the player's choices apply to both alike (the outbox asks
+``turn_notice``; the test notice is ``games.notify.notice_test``). Settings:
 ``WEBPUSH_ENABLED``, ``WEBPUSH_VAPID_PUBLIC_KEY``, ``WEBPUSH_VAPID_PRIVATE_KEY``, ``WEBPUSH_VAPID_SUBJECT``,
 ``WEBPUSH_ALLOWED_HOSTS`` (the push services' names; ``endpoint_allowed`` is the one check of an address).
 """
@@ -20,7 +21,6 @@ from urllib.parse import urlsplit
 import requests
 from django.conf import settings
 from django.db import transaction
-from django.urls import reverse
 from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 from urllib3.util import parse_url
 
@@ -140,6 +140,8 @@ def push_subscribe(*, user: User, data: Any) -> PushSubscription:
 
 def push_unsubscribe(*, user: User, endpoint: str) -> int:
     """Forget one of the player's browsers; returns how many rows went (0 or 1)."""
+    if not (endpoint.isascii() and endpoint.isprintable()):
+        return 0  # every stored endpoint passed endpoint_allowed: other text (a lone surrogate, NUL) matches no row
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return deleted
 
@@ -196,18 +198,15 @@ def _push_one(sub: PushSubscription, data: str, session: requests.Session) -> bo
     return True
 
 
-def turn_payload(*, mail: Mail) -> dict[str, Any]:
-    """What a turn push says and where it leads: the table (the links in a mail stay in the mail)."""
-    from games.services import _absolute  # games.services imports the modules that import this one
-
-    assert mail.match_id is not None
-    url = _absolute(reverse("games-match", args=[mail.match_id]))
+def turn_payload(*, mail: Mail, url: str) -> dict[str, Any]:
+    """What a turn push says and where it leads: ``url``, the table (the links in a mail stay in the mail)."""
     return {"title": mail.subject, "body": "It is your turn.", "url": url, "tag": f"turn-{mail.match_id}"}
 
 
-def turn_notice(*, mail: Mail) -> bool:
+def turn_notice(*, mail: Mail, url: str) -> bool:
     """A turn mail cleared for sending: push it to the player's browsers if they chose push; True to mail it too.
 
+    ``url`` is the table's address on this site (the outbox knows the site: ``games.outbox.absolute_url``).
     Pushed on the first attempt only, so that a mail retried after a mail-server error pushes once.
     A player who chose push alone but has no browser that took it gets the mail instead: no turn
     goes unannounced.
@@ -219,26 +218,5 @@ def turn_notice(*, mail: Mail) -> bool:
         return True
     if mail.attempts > 1:  # an earlier attempt chose to mail it (a push-only mail would have ended then)
         return True
-    pushed = push_send(user=user, payload=turn_payload(mail=mail))
+    pushed = push_send(user=user, payload=turn_payload(mail=mail, url=url))
     return user.turn_mail_wanted or pushed == 0
-
-
-def notice_test(*, user: User) -> str:
-    """A test notice the way the player chose to hear of turns; the sentence says what was sent where."""
-    from django.utils import timezone
-
-    from games.services import _absolute, _outbox_add, _render_mail, mail_safe
-
-    sent, pushed, url = [], 0, _absolute(reverse("accounts-profile"))
-    if user.turn_push_wanted:
-        payload = {"title": "Parlour test notice", "body": "This is how Parlour tells you it is your turn.", "url": url}
-        pushed = push_send(user=user, payload=payload)
-        sent.append(f"a browser notification to {pushed} browser{'s' if pushed != 1 else ''}")
-    # As with a turn: a player who chose push alone, with no browser that took it, gets the mail.
-    if user.turn_mail_wanted or pushed == 0:
-        context = {"name": mail_safe(user.name), "url": url}
-        subject, body, html = _render_mail("notice_test", context)
-        key = f"notice-test:{user.pk}:{timezone.now().isoformat()}"
-        _outbox_add(key=key, recipient=user.email, user=user, subject=subject, body=body, html=html)
-        sent.append(f"a mail to {user.email}")
-    return "Test notice sent: " + " and ".join(sent) + "."

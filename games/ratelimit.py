@@ -1,4 +1,4 @@
-"""Burst limits per player on what costs the server or the table: moves, chat and new matches.
+"""Burst limits per player on what costs the server or the table: moves, chat, new matches and clubs.
 
 A fixed-window counter in Django's cache: the key names the kind, the player and the window
 (``time // seconds``), ``cache.add`` starts it at zero with the window's lifetime and ``cache.incr``
@@ -27,6 +27,7 @@ MESSAGES = {
     "move": "You are moving faster than anyone can play: wait a few seconds and try again.",
     "chat": "You are sending messages too quickly: wait a little and try again.",
     "match-create": "You have started many matches in a short time: wait a while before starting another.",
+    "club-create": "You have started many clubs in a short time: wait a while before starting another.",
 }
 
 

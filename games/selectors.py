@@ -203,7 +203,7 @@ MOVE_SEAT_FIELDS = (
     *("bank", "timeouts_in_row", "absent", "bot_moves", "invite_email", "invite_token"),
     "last_seen",  # a player at the table when the match ends sees the result there (notify.match_over_mails)
     *("user__id", "user__email", "user__display_name", "user__notify", "user__auto_forced_moves"),
-    "user__vacation_started_at",  # a player on vacation gets no deadline (services.seat_clock_paused)
+    "user__vacation_started_at",  # a player on vacation gets no deadline (Seat.clock_paused)
     "user__vacation_until",  # the table's clocks say until when
     "user__auto_vacation",  # asked before a timeout, so that only those who chose it cost a query
 )

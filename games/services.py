@@ -1,8 +1,12 @@
-"""Writes: creating matches, moves, chat, invitations and the mails they cause.
+"""Writes at the table: creating and starting matches, moves, invitations and seats, chat, timeouts.
 
-Every service runs in one transaction. Follow-ups that are slow or may fail
-(sending mail, bot turns) are registered with ``transaction.on_commit`` so a
-move never fails because of them; mails go through the ``Mail`` outbox.
+Every service runs in one transaction, with the match locked where its state changes. What happens
+after the commit (mail, bot turns, deadline tasks) is registered with ``transaction.on_commit``
+through ``games.followups``, so that a move never fails because of it. Facts about a seat or a
+match (its turn deadline, a paused clock, whether a late sealed bid still counts) are the models'
+(``games.models``); the clock arithmetic is ``games.clocks`` (pure). A mail is decided by
+``games.notify`` and written, held and sent by ``games.outbox``: to change a mail, open the outbox
+and its template under ``templates/games/mail/``.
 
 What a person asked for and may not have is refused with the ``Refused`` family
 (``games.errors``), whose message is for that person; anything else that escapes
@@ -12,21 +16,15 @@ the other way round.
 
 from __future__ import annotations
 
-import logging
 import secrets
-import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
-from celery import current_app
 from django.conf import settings
-from django.db import IntegrityError, connection, transaction
-from django.db.models import Case, Count, F, Value, When
-from django.template.loader import render_to_string
-from django.urls import reverse
+from django.db import connection, transaction
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from accounts.models import User
@@ -34,14 +32,16 @@ from engine import IllegalAction, get_game
 from engine.bots import LEVELS, choose
 from engine.play import Apply
 from engine.replay import seed_hash
-from games.clocks import TimeControl, bank_after_move, deadline_for, turn_mail_due
+from games.clocks import TimeControl, bank_after_move
 from games.errors import IllegalMove, MoveRefused, NotSeated, Refused, Stale
-from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat
+from games.followups import deadline_schedule, move_follow_up
+from games.maillinks import LINK_INVALID, TURN_OVER, MoveLink
+from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat, SeatSpec
+from games.notify import absence_mail, check_invitation_limits, invite_mail, match_over_mails
+from games.outbox import mails_add, turn_mail_build
 from games.selectors import match_locked
 from games.signals import match_finished
 from games.vacation import auto_vacation_spend
-
-log = logging.getLogger(__name__)
 
 # Forced moves and engine play-outs happen inline; this bounds a runaway loop.
 MAX_FORCED_CHAIN = 500
@@ -50,15 +50,6 @@ STALE_MESSAGE = "The table has changed since you loaded it; here is the current 
 # jump needs a reason, and the days left stay the player's own business.
 VACATION_DAY_KIND = "vacation"
 VACATION_DAY_TEXT = "ran out of time: a vacation day was spent, a day more to play"
-
-
-@dataclass(frozen=True)
-class SeatSpec:
-    """Who sits in a seat at creation: a user (seated at once), a bot level, or an email invitation."""
-
-    user: User | None = None
-    bot: str = ""
-    email: str = ""
 
 
 # --- creating and starting -------------------------------------------------
@@ -90,7 +81,9 @@ def match_create(
         raise Refused(f"Unknown bot level {timeout_bot_level!r}; the levels are: {', '.join(LEVELS)}.")
     seed = secrets.randbits(62)
     with transaction.atomic():
-        _check_invitation_limits(created_by, [s.email.strip().lower() for s in seats if s.email and not s.user])
+        check_invitation_limits(
+            inviter=created_by, emails=[s.email.strip().lower() for s in seats if s.email and not s.user]
+        )
         now = timezone.now()
         match = Match.objects.create(
             game=game,
@@ -135,50 +128,6 @@ def _check_players(module: Any, players: int, seats: Sequence[SeatSpec]) -> None
             raise Refused("Every seat needs a player, a bot or an email address to invite.")
 
 
-def _check_invitation_limits(inviter: User | None, emails: list[str], *, new: bool = True) -> None:
-    """Refuse invitation mails beyond the limits, before anything is written: they are not a way to mail anyone.
-
-    ``new`` invitations count towards the open ones; a mail sent again for an open invitation does not.
-    Counted from the database (the seats and the outbox's invitation mails of the last day), so the limits
-    hold across processes; the inviter's row is locked so that two of their requests count one after the
-    other. ``inviter=None`` (a match the site makes itself) is held to the per-address limit only. The
-    sentences are the same whether or not an address has an account.
-    """
-    if not emails:
-        return
-    since = timezone.now() - timedelta(days=1)
-    if inviter is not None:
-        User.objects.select_for_update().filter(pk=inviter.pk).first()
-        most = getattr(settings, "GAMES_INVITATIONS_PENDING_MAX", 20)
-        mine = Seat.objects.filter(match__created_by=inviter, match__status=Match.Status.WAITING, joined=False)
-        pending = mine.exclude(invite_token="").count()
-        if new and pending + len(emails) > most:
-            raise Refused(
-                f"You can have at most {_invitations(most)} waiting for an answer; you have {pending}. "
-                "Wait until some are answered or expire, or invite fewer players."
-            )
-        most = getattr(settings, "GAMES_INVITATIONS_PER_DAY", 30)
-        sent = Mail.objects.filter(inviter=inviter, created_at__gte=since).count()
-        if sent + len(emails) > most:
-            raise Refused(
-                f"You can send at most {_invitations(most)} a day; you have sent {sent} since this time yesterday."
-            )
-    most = getattr(settings, "GAMES_INVITATIONS_PER_ADDRESS_PER_DAY", 3)
-    # "invite:" and "invite-again:": every invitation mail, from whoever sent it.
-    mailed = Mail.objects.filter(recipient__in=emails, dedupe_key__startswith="invite", created_at__gte=since)
-    full = mailed.values("recipient").annotate(n=Count("pk")).filter(n__gte=most).order_by("recipient")
-    email = full.values_list("recipient", flat=True).first()
-    if email is not None:
-        raise Refused(
-            f"{email} has had {_invitations(most)} to Parlour in the last day, the most one address gets "
-            "from everyone together; invite it again tomorrow."
-        )
-
-
-def _invitations(count: int) -> str:
-    return f"{count} invitation" if count == 1 else f"{count} invitations"
-
-
 def _seat_create(match: Match, number: int, spec: SeatSpec) -> Seat:
     if spec.user is not None:
         return Seat.objects.create(match=match, number=number, user=spec.user, joined=True)
@@ -188,7 +137,7 @@ def _seat_create(match: Match, number: int, spec: SeatSpec) -> Seat:
     # the inviter must not learn whether the address has an account. Whoever follows the link takes the seat.
     email = spec.email.strip().lower()
     seat = Seat.objects.create(match=match, number=number, invite_email=email, invite_token=secrets.token_urlsafe(24))
-    _invite_mail(match, seat, f"invite:{seat.pk}")
+    invite_mail(match=match, seat=seat, key=f"invite:{seat.pk}")
     return seat
 
 
@@ -240,7 +189,7 @@ def _start_if_ready(match: Match) -> None:
     seats = list(match.seats.select_related("user"))
     moves = _play_forced(match, seats)
     _save_moves(match, moves, fields=["status"])
-    _after_change(match, seats, moved={m.seat for m in moves})
+    match_bookkeeping(match=match, seats=seats, moved={m.seat for m in moves})
 
 
 # --- moves -----------------------------------------------------------------
@@ -268,7 +217,7 @@ def move_submit(
         moves += _play_forced(locked, seats)
         _save_moves(locked, moves)
         _seat_counters(next(s for s in seats if s.number == number), kind)
-        _after_change(locked, seats, moved={m.seat for m in moves})
+        match_bookkeeping(match=locked, seats=seats, moved={m.seat for m in moves})
     _adopt(match, locked, seats)
     return moves[0]
 
@@ -291,6 +240,28 @@ def move_applier(match: Match) -> Apply:
         return match.state
 
     return apply
+
+
+def move_by_link(*, link: MoveLink) -> Move:
+    """Play a mail link's move for its seat's player (``games.maillinks``): ``move_submit`` checks seat, turn
+    and version under the lock.
+
+    Refused (``MoveRefused``, changing nothing) once the turn has moved on, including when the link was used.
+    """
+    seat = Seat.objects.filter(match_id=link.match_id, number=link.seat).select_related("user").first()
+    if seat is None or seat.user is None or seat.user_id != link.user_id:
+        raise Refused(LINK_INVALID)
+    try:
+        return move_submit(
+            match=Match(pk=link.match_id),
+            user=seat.user,
+            seat=link.seat,
+            action=link.action,
+            version=link.version,
+            kind=Move.Kind.PLAYER,
+        )
+    except Refused as exc:
+        raise Refused(TURN_OVER) from exc
 
 
 def _adopt(match: Match, locked: Match, seats: list[Seat]) -> None:
@@ -346,21 +317,9 @@ def _check_move(match: Match, seats: list[Seat], user: User | None, number: int 
         raise MoveRefused("That seat is not played by a bot.")
     if number not in match.engine.to_act(match.state):
         raise MoveRefused("It is not your turn.")
-    if version != match.version and not _simultaneous_ok(match, number, version):
+    if version != match.version and not match.simultaneous_ok(number, version):
         raise Stale(STALE_MESSAGE)
     return number
-
-
-def _simultaneous_ok(match: Match, seat: int, version: int) -> bool:
-    """A sealed bid may arrive on an older version when others bid meanwhile.
-
-    Accepted only if the seat was awaited at the version it saw and at every move since,
-    and made none of them: it was answering the very step it was shown.
-    """
-    if not 0 <= version < match.version:
-        return False
-    since = list(Move.objects.filter(match=match, ply__gte=version).values_list("seat", "awaited"))
-    return len(since) == match.version - version and all(s != seat and seat in awaited for s, awaited in since)
 
 
 def _advance(match: Match, seat: int, action: Any, kind: str) -> Move:
@@ -442,12 +401,13 @@ def _forced_candidates(seats: list[Seat], to_act: list[int]) -> list[Seat]:
     return [s for s in seats if s.number in to_act and (s.played_by_bot or (s.user and s.user.auto_forced_moves))]
 
 
-def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
+def match_bookkeeping(*, match: Match, seats: list[Seat], moved: set[int]) -> None:
     """Bookkeeping after the state changed: who is awaited, turn mails, deadlines, and follow-ups on commit.
 
-    Only the seats whose row changes are written, and the turn mails go to the outbox in one INSERT;
-    one on-commit callback then queues the mails, the bots (and the bot standing in for an absent
-    player) and a task for each new deadline.
+    Run by every change at the table (a move, a start, timeouts), with the match locked; ``moved`` are the
+    seats that moved. Only the seats whose row changes are written, and the turn mails go to the outbox
+    in one INSERT; one on-commit callback then queues the mails, the bots (and the bot standing in for an
+    absent player) and a task for each new deadline (``games.followups.move_follow_up``).
     """
     to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
     now, dirty, mails, deadlines = timezone.now(), [], [], []
@@ -461,29 +421,22 @@ def _after_change(match: Match, seats: list[Seat], *, moved: set[int]) -> None:
             dirty.append(seat)
             if seat.deadline is not None and seat.deadline != before[2]:  # a new deadline, not one kept
                 deadlines.append((seat.pk, seat.deadline))
-    _seats_save(dirty)
+    seats_save(seats=dirty)
     if moved and match.status == Match.Status.FINISHED:  # this change ended the match: it ends only once
-        from games.notify import match_over_mails  # games.notify imports this module
-
         mails += match_over_mails(match=match, seats=seats)
-    # A mail due now is queued on commit. A held one (a turn mail in its grace period) is queued by the
-    # due-mail sweep once its time comes (``games.tasks.mail_due``, every half minute): most are never
-    # sent, as the player answers first, and a message held for minutes would cost every move a publish
-    # and every worker the memory of thousands of them. An id the database could not return (an old
-    # SQLite) leaves that mail to the sweep too.
-    saved = Mail.objects.bulk_create(mails) if mails else []
-    due = timezone.now()
-    mail_ids = [m.pk for m in saved if m.pk is not None and (m.send_after is None or m.send_after <= due)]
+    # A mail due now is queued on commit; a held one (a turn mail in its grace period) by the outbox's
+    # due-mail run once its time comes (``games.outbox.mails_add``).
+    mail_ids = mails_add(mails)
     bots = [s.number for s in seats if s.played_by_bot and s.number in to_act]
     if bots or mail_ids or deadlines:
-        transaction.on_commit(partial(_follow_up, match.pk, match.version, bots, mail_ids, deadlines))
+        transaction.on_commit(partial(move_follow_up, match.pk, match.version, bots, mail_ids, deadlines))
 
 
 SeatKey = tuple[bool, datetime | None, datetime | None, timedelta | None]
 
 
 def _seat_key(seat: Seat) -> SeatKey:
-    """The columns ``_after_change`` may change on a seat."""
+    """The columns ``match_bookkeeping`` may change on a seat."""
     return (seat.awaiting, seat.notified_at, seat.deadline, seat.bank)
 
 
@@ -498,25 +451,25 @@ def _seat_update(match: Match, seat: Seat, to_act: list[int], moved: set[int], n
         clock = match.clock
         if clock is not None and seat.deadline is not None:
             seat.bank = bank_after_move(tc=clock, deadline=seat.deadline, now=now)
-        elif clock is not None and seat_clock_paused(seat):
+        elif clock is not None and seat.clock_paused:
             # A move on vacation: the stopped clock (its time left is the bank) earns the increment as usual.
             seat.bank = min(clock.cap, (clock.initial if seat.bank is None else seat.bank) + clock.increment)
         seat.notified_at = seat.deadline = None
-    user = _turn_mail_reader(seat) if awaited else None
+    user = seat.turn_mail_reader if awaited else None
     if user is not None:
         seat.notified_at = now
         # Written even for a player at the table as the turn begins: presence only delays the mail
-        # (``notify.turn_mail_verdict``), so a player who leaves without moving is still told.
-        mail = _turn_mail(match, seat, user)
+        # (``outbox.turn_mail_verdict``), so a player who leaves without moving is still told.
+        mail = turn_mail_build(match=match, seat=seat, user=user)
     if awaited and seat.deadline is None:
-        seat.deadline = turn_deadline(match=match, seat=seat, now=now)
+        seat.deadline = seat.turn_deadline(clock=match.clock, now=now)
     elif not awaited:
         seat.deadline = None
     seat.awaiting = awaited
     return mail
 
 
-def _seats_save(seats: list[Seat]) -> None:
+def seats_save(*, seats: list[Seat]) -> None:
     """One UPDATE per distinct set of new values: usually two (the seat that moved, the next to act).
 
     About half the time of ``bulk_update``, whose CASE per column costs more to build than a second
@@ -546,131 +499,6 @@ def _seat_counters(seat: Seat, kind: str) -> None:
     elif kind == Move.Kind.BOT and not seat.is_bot:
         seat.bot_moves += 1
         Seat.objects.filter(pk=seat.pk).update(bot_moves=seat.bot_moves)
-
-
-def turn_deadline(*, match: Match, seat: Seat, now: datetime) -> datetime | None:
-    """When a turn that starts ``now`` runs out: when the seat's bank (the initial time at first) is spent.
-
-    None for a casual match, a seat the bot plays (a bot, an absent player) and a paused clock.
-    A running deadline is kept until the seat moves, so a seat in a simultaneous step keeps the
-    clock it started with.
-    """
-    clock = match.clock
-    if clock is None or seat.played_by_bot or seat_clock_paused(seat):
-        return None
-    return deadline_for(now=now, bank=clock.initial if seat.bank is None else seat.bank)
-
-
-def seat_clock_paused(seat: Seat) -> bool:
-    """Whether the seat's clock stands still now: while its player is on vacation (``games.vacation``).
-
-    Read from the seat's player as loaded with the seat (``MOVE_SEAT_FIELDS`` includes the field).
-    """
-    user = seat.user
-    return user is not None and user.vacation_started_at is not None
-
-
-def _turn_mail_reader(seat: Seat) -> User | None:
-    """The player to mail now that the seat is awaited: wants each-turn mail and has not had it for this turn."""
-    user = seat.user
-    # An absent player has had the absence mail; the bot plays their turns until they come back.
-    if seat.played_by_bot or user is None or seat.notified_at is not None or user.notify != User.Notify.EACH_TURN:
-        return None
-    return user
-
-
-def _follow_up(
-    match_id: int,
-    version: int,
-    bots: list[int],
-    mail_ids: list[int],
-    deadlines: Sequence[tuple[int, datetime]] = (),
-) -> None:
-    """On commit, once per change: queue the new outbox rows due now, wake the bots, schedule the deadlines.
-
-    Mails first, then the bots, after a short delay so that a player watching the table sees their
-    moves land one by one. A broker outage must not fail the move: pending mails, waiting bots and
-    passed deadlines are found again by the sweeps.
-    """
-    for mail_id in mail_ids:
-        _enqueue("games.tasks.mail_send", mail_id)
-    delay = getattr(settings, "BOT_MOVE_DELAY_SECONDS", 2)
-    for seat in bots:
-        _enqueue("games.tasks.bot_move", match_id, seat, version, countdown=delay)
-    for seat_id, deadline in deadlines:
-        deadline_schedule(seat_id=seat_id, deadline=deadline)
-
-
-def deadline_schedule(*, seat_id: int, deadline: datetime) -> None:
-    """Queue the task that plays the timeout when ``deadline`` passes, if it is near enough.
-
-    A deadline further off than ``GAMES_DEADLINE_ETA_HORIZON_SECONDS`` is left to the sweep, which
-    runs every minute: Redis hands a message not acknowledged within its visibility timeout (an
-    hour) to a worker again, so a task held for days would run again every hour, and every worker
-    would hold every such message in memory meanwhile.
-    """
-    horizon = timedelta(seconds=getattr(settings, "GAMES_DEADLINE_ETA_HORIZON_SECONDS", 1800))
-    if deadline - timezone.now() <= horizon:
-        _enqueue("games.tasks.deadline_fire", seat_id, deadline.isoformat(), eta=deadline)
-
-
-def _enqueue(task: str, *args: Any, **options: Any) -> None:
-    """Hand a task to the broker by its name, so that this module need not import the tasks.
-
-    No publish retries: the player's request must not wait on a struggling broker; the sweeps are the retry.
-    """
-    try:
-        current_app.tasks[task].apply_async(args, retry=False, **options)
-    except Exception:  # the work stays in the database (a pending mail, an awaited bot, a deadline) for the sweep
-        log.exception("Could not queue %s%r", task, args)
-
-
-def _turn_mail(match: Match, seat: Seat, user: User) -> Mail:
-    """The outbox row for a turn mail, not yet saved, held for the grace period (``games.notify``).
-
-    It names the turn (match, seat, version) so that the sender can drop it if the seat has moved by
-    then. Only the subject (the match's title) is written here: the short view and the move links
-    are the costly part of a move's mail, and most held turn mails are never sent, so the text and
-    HTML are rendered by the sender, from the match as it is then (``turn_mail_render``).
-    """
-    from games.notify import turn_mail_grace  # games.notify imports this module
-
-    subject = render_to_string("games/mail/turn_subject.txt", {"title": f"{match.title} #{match.pk}"}).strip()
-    # The key holds the version this move created, so it cannot clash: no savepoint needed.
-    return Mail(
-        recipient=user.email,
-        user=user,
-        subject=subject,
-        dedupe_key=f"turn:{match.pk}:{seat.number}:{match.version}",
-        send_after=turn_mail_due(turn_started=timezone.now(), grace=turn_mail_grace()),
-        match=match,
-        seat_number=seat.number,
-        turn_version=match.version,
-    )
-
-
-def turn_mail_render(*, mail: Mail) -> None:
-    """Write a turn mail's subject, text and HTML, from the match as it is now, for the seat's own view.
-
-    Called by the sender once the mail is cleared to go (the turn is still the seat's): the move links
-    are bound to the match's current version, which is the one the player can still answer. The text
-    is saved on the row, so the outbox keeps what was sent. Raises if the turn's match or seat is gone.
-    """
-    from games.maillinks import turn_mail_context  # it imports this module
-    from games.selectors import match_and_seats
-
-    found = match_and_seats(mail.match_id, whole_users=True) if mail.match_id is not None else None
-    seat = next((s for s in found[1] if s.number == mail.seat_number), None) if found is not None else None
-    if found is None or seat is None or seat.user is None:
-        raise ValueError("The match or the seat of this turn mail no longer exists.")
-    match, seats = found
-    user = seat.user
-    title, url = f"{match.title} #{match.pk}", _absolute(match.get_absolute_url())
-    context = {"user": user, "name": mail_safe(user.name), "title": title, "url": url}
-    # The seat's own view in short and a signed link per move: the player may answer from the mail itself.
-    context |= turn_mail_context(match=match, seat=seat, seats=seats, absolute=_absolute)
-    mail.subject, mail.body, mail.html = _render_mail("turn", context)
-    Mail.objects.filter(pk=mail.pk).update(subject=mail.subject, body=mail.body, html=mail.html)
 
 
 # --- clocks: timeouts, absence, bots ---------------------------------------
@@ -742,7 +570,7 @@ def _timeout_due(match: Match, seat: Seat, deadline: datetime | None, now: datet
     """On the locked match: the seat is awaited, its running deadline is ``deadline``, and it has passed."""
     if match.status != Match.Status.ACTIVE or not seat.awaiting or deadline is None:
         return False
-    return seat.deadline == deadline and deadline <= now and not seat_clock_paused(seat)
+    return seat.deadline == deadline and deadline <= now and not seat.clock_paused
 
 
 def _timeouts_play(match: Match, seats: list[Seat], due: list[Seat], now: datetime) -> int:
@@ -793,33 +621,10 @@ def _timeouts_play(match: Match, seats: list[Seat], due: list[Seat], now: dateti
             newly_absent.append(seat)
     moves += _play_forced(match, seats)
     _save_moves(match, moves)
-    _after_change(match, seats, moved={m.seat for m in moves})
+    match_bookkeeping(match=match, seats=seats, moved={m.seat for m in moves})
     for seat in newly_absent:
-        _absence_mail(match, seat, seat.timeouts_in_row)
+        absence_mail(match=match, seat=seat, timeouts=seat.timeouts_in_row)
     return len(claimed)
-
-
-def _absence_mail(match: Match, seat: Seat, timeouts: int) -> None:
-    """Tell the player the bot now plays for them, and where to take the seat back.
-
-    Sent whatever their turn-mail choice: it is about their seat, not a turn, and comes once per absence.
-    """
-    user = seat.user
-    if user is None:
-        return
-    _mail_queue(
-        key=f"absent:{seat.pk}:{match.version}",
-        recipient=user.email,
-        user=user,
-        template="absent",
-        context={
-            "user": user,
-            "name": mail_safe(user.name),
-            "title": f"{match.title} #{match.pk}",
-            "timeouts": timeouts,
-            "url": _absolute(match.get_absolute_url()),
-        },
-    )
 
 
 def seat_reclaim(*, match: Match, user: User) -> Seat:
@@ -839,17 +644,12 @@ def seat_reclaim(*, match: Match, user: User) -> Seat:
         seat.absent, seat.timeouts_in_row = False, 0
         clock = locked.clock
         if seat.awaiting and locked.status == Match.Status.ACTIVE and clock is not None:
-            seat.bank = _reclaim_bank(clock, seat.bank)
-            seat.deadline = turn_deadline(match=locked, seat=seat, now=timezone.now())
+            seat.bank = seat.bank_when_reclaimed(clock)
+            seat.deadline = seat.turn_deadline(clock=clock, now=timezone.now())
         Seat.objects.filter(pk=seat.pk).update(absent=False, timeouts_in_row=0, bank=seat.bank, deadline=seat.deadline)
         if seat.deadline is not None:
             transaction.on_commit(partial(deadline_schedule, seat_id=seat.pk, deadline=seat.deadline))
     return seat
-
-
-def _reclaim_bank(clock: TimeControl, bank: timedelta | None) -> timedelta:
-    least = clock.increment or clock.initial
-    return max(clock.initial if bank is None else bank, least)
 
 
 # --- chat ------------------------------------------------------------------
@@ -869,84 +669,6 @@ def chat_post(*, match: Match, user: User, text: str) -> ChatMessage:
         match.recent_chat = [*recent[-(RECENT_CHAT - 1) :], line]
         Match.objects.filter(pk=match.pk).update(recent_chat=match.recent_chat)
     return message
-
-
-# --- mail ------------------------------------------------------------------
-
-
-# None belongs in a mail, and in a header a line break is an injection. Control characters (line breaks,
-# tabs, NUL) and line or paragraph separators part words, so they become a space; format characters
-# (right-to-left overrides, zero-width spaces) are invisible and go.
-_BREAKS = frozenset({"Cc", "Zl", "Zp"})
-
-
-def mail_safe(text: str) -> str:
-    """User-chosen text (a display name) as it may appear in a mail: on one line, without control characters."""
-    kept = []
-    for ch in text:
-        category = unicodedata.category(ch)
-        if category in _BREAKS:
-            kept.append(" ")
-        elif category != "Cf":
-            kept.append(ch)
-    return " ".join("".join(kept).split())
-
-
-def _absolute(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
-
-
-def _mail_queue(
-    *,
-    key: str,
-    recipient: str,
-    user: User | None,
-    template: str,
-    context: dict[str, Any],
-    inviter: User | None = None,
-) -> Mail | None:
-    """Render a mail from ``games/mail/<template>*`` into the outbox; ``inviter`` for an invitation mail."""
-    subject, body, html = _render_mail(template, context)
-    return _outbox_add(key=key, recipient=recipient, user=user, subject=subject, body=body, html=html, inviter=inviter)
-
-
-def _render_mail(template: str, context: dict[str, Any]) -> tuple[str, str, str]:
-    """The subject, text and HTML of a mail from ``games/mail/<template>_subject.txt``, ``.txt`` and ``.html``."""
-    subject = render_to_string(f"games/mail/{template}_subject.txt", context).strip()
-    body = render_to_string(f"games/mail/{template}.txt", context)
-    html = render_to_string(f"games/mail/{template}.html", context)
-    return subject, body, html
-
-
-def _outbox_add(
-    *, key: str, recipient: str, user: User | None, subject: str, body: str, html: str, inviter: User | None = None
-) -> Mail | None:
-    """Write a mail to the outbox (once per key) and hand it to the sender when the transaction commits."""
-    fields = {"recipient": recipient, "user": user, "subject": subject, "body": body, "html": html, "dedupe_key": key}
-    fields["inviter"] = inviter
-    try:
-        with transaction.atomic():
-            mail = Mail.objects.create(**fields)
-    except IntegrityError:
-        return None
-    transaction.on_commit(partial(_enqueue, "games.tasks.mail_send", mail.pk))
-    return mail
-
-
-def digest_queue(*, user: User, day: str, seats: list[Seat]) -> Mail | None:
-    """The daily digest: one mail per user per day, listing the matches awaiting them."""
-    return _mail_queue(
-        key=f"digest:{user.pk}:{day}",
-        recipient=user.email,
-        user=user,
-        template="digest",
-        context={
-            "user": user,
-            "name": mail_safe(user.name),
-            "seats": seats,
-            "url": _absolute(reverse("games-dashboard")),
-        },
-    )
 
 
 # --- waiting seats: the creator's controls and the invitee's answer ---------------
@@ -978,28 +700,6 @@ def _seat_open(seat: Seat) -> None:
     seat.save(update_fields=["user", "invite_email", "invite_token"])
 
 
-def _invite_mail(match: Match, seat: Seat, key: str) -> Mail | None:
-    """The invitation mail; the caller has checked the limits (``_check_invitation_limits``).
-
-    No account is looked up for the address: the mail is the same whether or not it has one.
-    """
-    inviter = match.created_by
-    return _mail_queue(
-        key=key,
-        recipient=seat.invite_email,
-        user=None,
-        inviter=inviter,
-        template="invite",
-        context={
-            "match": match,
-            "seat": seat,
-            # Chosen by the inviter: quoted in the body, never in the subject, without control characters.
-            "inviter_name": mail_safe(inviter.name) if inviter is not None else "",
-            "url": _absolute(reverse("games-invite", args=[seat.invite_token])),
-        },
-    )
-
-
 def invite_cancel(*, match_id: int, number: int, by: User) -> Seat:
     """The creator takes an invitation back; its link stops working and the seat is open again."""
     with transaction.atomic():
@@ -1022,8 +722,8 @@ def invite_resend(*, match_id: int, number: int, by: User) -> Seat:
             raise Refused(
                 f"This invitation has already been sent again {sent} times. Cancel it, or put a bot in the seat."
             )
-        _check_invitation_limits(by, [seat.invite_email], new=False)
-        _invite_mail(match, seat, f"{prefix}{sent + 1}")
+        check_invitation_limits(inviter=by, emails=[seat.invite_email], new=False)
+        invite_mail(match=match, seat=seat, key=f"{prefix}{sent + 1}")
     return seat
 
 
@@ -1038,10 +738,10 @@ def seat_invite(*, match_id: int, number: int, email: str, by: User) -> Seat:
         # would tell the creator that the address has one.
         if Seat.objects.filter(match=match, invite_email__iexact=email).exclude(pk=seat.pk).exists():
             raise Refused(f"{email} already has a seat at this table.")
-        _check_invitation_limits(by, [email])
+        check_invitation_limits(inviter=by, emails=[email])
         seat.invite_email, seat.invite_token = email, secrets.token_urlsafe(24)
         seat.save(update_fields=["invite_email", "invite_token"])
-        _invite_mail(match, seat, f"invite:{seat.pk}:{seat.invite_token[:12]}")
+        invite_mail(match=match, seat=seat, key=f"invite:{seat.pk}:{seat.invite_token[:12]}")
     return seat
 
 

@@ -1,41 +1,31 @@
 """Celery tasks: they take ids, load rows, call one service, and are safe to run twice.
 
-The services queue these tasks by name when their transaction commits; the tasks import the
-services inside their bodies, so neither module imports the other when it loads.
+The services queue these tasks by name when their transaction commits (``games.followups``), and
+beat runs the sweeps (``CELERY_BEAT_SCHEDULE`` in ``config/settings.py``). The tasks import the
+services; nothing in the apps imports this module, so a web process loads it only when Celery asks.
+The work is elsewhere: a mail's whole life in ``games.outbox`` (this module keeps only the retry,
+which needs the task), the timeouts in ``games.services``, reminders and digests in ``games.notify``.
 """
 
 from __future__ import annotations
 
 import logging
-import smtplib
 from datetime import datetime, timedelta
 from typing import Any
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from games.models import Mail, Match, Seat
+from games.errors import MoveRefused
+from games.models import Match, Seat
+from games.notify import digests_queue, reminders_queue
+from games.outbox import MAIL_MAX_ATTEMPTS, MailRetry, mail_attempt, mails_due, mails_lost
+from games.services import bot_action, match_expire, match_timeouts, move_submit, seat_timeout
+from games.vacation import vacation_expire
 
 log = logging.getLogger(__name__)
-
-MAIL_MAX_ATTEMPTS = 5
-# A pending mail this old lost its message (a broker outage, a failed publish): queue it again.
-MAIL_STALE_AFTER = timedelta(minutes=5)
-# A held mail (a turn mail's grace period) still pending this long after its time lost its message.
-MAIL_HELD_LATE_AFTER = timedelta(minutes=1)
-# The most held mails ``mail_due`` queues in one run; the rest wait for the next run, half a minute later.
-MAIL_DUE_BATCH = 2000
-# A mail claimed for sending this long ago lost its worker: an attempt ends far sooner (EMAIL_TIMEOUT).
-MAIL_SENDING_STALE_AFTER = timedelta(minutes=10)
-# What the mail server or the network may get over; anything else is wrong with the mail itself.
-MAIL_TRANSIENT_ERRORS = (smtplib.SMTPException, OSError)
-PUSHED_INSTEAD = "The player takes turn notices as browser notifications only: sent as a push instead."
-RENDER_FAILED = "The turn mail could not be written:"
-AT_THE_TABLE = "The player is at the table: the mail waits until a grace period after they were last seen there."
-WORKER_LOST = "The worker sending this mail stopped before it finished."
 
 
 # --- bots ------------------------------------------------------------------
@@ -57,9 +47,6 @@ def bot_move(match_id: int, seat: int, version: int) -> bool:
     A stale or repeated task does nothing; so does one for a player who took their seat back meanwhile
     (``move_submit`` checks that under the match's lock).
     """
-    from games.errors import MoveRefused
-    from games.services import bot_action, move_submit
-
     match = Match.objects.filter(pk=match_id, status=Match.Status.ACTIVE).first()
     bot = Seat.objects.filter(PLAYED_BY_BOT, match_id=match_id, number=seat).first()
     if match is None or bot is None or match.version < version:
@@ -96,8 +83,6 @@ SWEEP_PRIORITY = 9
 @shared_task
 def deadline_fire(seat_id: int, deadline: str) -> bool:
     """Queued for the moment a seat's time runs out: play its timeout, unless someone already did."""
-    from games.services import seat_timeout
-
     return seat_timeout(seat_id=seat_id, deadline=datetime.fromisoformat(deadline))
 
 
@@ -138,8 +123,6 @@ def deadline_batch(match_ids: list[int]) -> int:
 
     A match that fails is logged and left to the next sweep; it does not hold up the others.
     """
-    from games.services import match_timeouts
-
     count = 0
     for match_id in match_ids:
         try:
@@ -154,90 +137,21 @@ def deadline_batch(match_ids: list[int]) -> int:
 
 @shared_task(bind=True, max_retries=MAIL_MAX_ATTEMPTS)
 def mail_send(self: Any, mail_id: int) -> bool:
-    """Send one outbox mail exactly once: claim it with a conditional UPDATE, retry on SMTP errors.
+    """Send one outbox mail exactly once (``games.outbox.mail_attempt``); on a mail-server error, try again later.
 
-    Every attempt ends the mail ``sent``, ``failed`` with the reason, or back to ``pending`` with the
-    reason and a retry on its way; a turn mail whose text cannot be written ends ``failed``. Only a
-    worker that dies mid-attempt leaves it ``sending``: the sweep reclaims those. A held turn mail is
-    not claimed before its ``send_after``; once claimed it ends ``cancelled`` with the reason if the
-    player no longer needs it, or is held again while they are at the table (``games.notify.turn_mail_verdict``).
+    The retry lives here, as it needs the task: the outbox has put the mail back to ``pending`` with the
+    reason, and says after how long (``MailRetry``).
     """
-    from games.notify import turn_mail_verdict
-    from games.push import turn_notice
-    from games.services import turn_mail_render
-
-    now = timezone.now()
-    due = Q(send_after__isnull=True) | Q(send_after__lte=now)
-    claimed = Mail.objects.filter(due, pk=mail_id, status=Mail.Status.PENDING).update(
-        status=Mail.Status.SENDING, attempts=F("attempts") + 1, updated_at=now
-    )
-    if not claimed:
-        return False
-    mail = Mail.objects.get(pk=mail_id)
-    verdict = turn_mail_verdict(mail=mail, now=now)
-    if verdict.cancel:
-        _mail_end(mail_id, Mail.Status.CANCELLED, verdict.cancel)
-        return False
-    if verdict.wait_until is not None:  # the player is at the table: held again, the attempt not counted
-        Mail.objects.filter(pk=mail_id, status=Mail.Status.SENDING).update(
-            status=Mail.Status.PENDING,
-            send_after=verdict.wait_until,
-            attempts=F("attempts") - 1,
-            last_error=AT_THE_TABLE,
-            updated_at=now,
-        )
-        return False
-    # The push goes at the same moment as the turn mail, under the same rules (games.push).
-    if not turn_notice(mail=mail):
-        _mail_end(mail_id, Mail.Status.CANCELLED, PUSHED_INSTEAD)
-        return False
-    # A turn mail's text is written when it goes, not in the move (the push needs only its subject).
-    if mail.turn_version is not None and not mail.body:
-        try:
-            turn_mail_render(mail=mail)
-        except Exception as exc:  # whatever broke will break again: recorded, never left sending
-            log.exception("Turn mail %s cannot be written", mail_id)
-            _mail_end(mail_id, Mail.Status.FAILED, f"{RENDER_FAILED} {type(exc).__name__}: {exc}")
-            return False
     try:
-        _deliver(mail)
-    except MAIL_TRANSIENT_ERRORS as exc:
-        if mail.attempts >= MAIL_MAX_ATTEMPTS:
-            _mail_end(mail_id, Mail.Status.FAILED, f"Gave up after {mail.attempts} attempts: {exc}")
-            return False
-        _mail_end(mail_id, Mail.Status.PENDING, str(exc))
-        raise self.retry(exc=exc, countdown=30 * 2**mail.attempts) from exc
-    except Exception as exc:  # the mail itself is wrong (a header with a line break): another try cannot help
-        log.exception("Mail %s cannot be sent", mail_id)
-        _mail_end(mail_id, Mail.Status.FAILED, f"{type(exc).__name__}: {exc}")
-        return False
-    now = timezone.now()
-    Mail.objects.filter(pk=mail_id).update(status=Mail.Status.SENT, sent_at=now, updated_at=now)
-    return True
-
-
-def _deliver(mail: Mail) -> None:
-    message = EmailMultiAlternatives(mail.subject, mail.body, settings.DEFAULT_FROM_EMAIL, [mail.recipient])
-    if mail.html:
-        message.attach_alternative(mail.html, "text/html")
-    message.send()
-
-
-def _mail_end(mail_id: int, status: str, reason: str) -> None:
-    Mail.objects.filter(pk=mail_id).update(status=status, last_error=reason[:1000], updated_at=timezone.now())
+        return mail_attempt(mail_id=mail_id)
+    except MailRetry as retry:
+        raise self.retry(exc=retry.error, countdown=retry.countdown) from retry.error
 
 
 @shared_task
 def mail_due() -> int:
-    """Every half minute: queue the held mails that have fallen due (turn mails past their grace period).
-
-    Each once: a mail queued here is marked by its ``updated_at``, which then passes its ``send_after``.
-    One whose message is lost stays pending, and ``mail_sweep`` queues it again a few minutes later.
-    """
-    now = timezone.now()
-    due = Mail.objects.filter(status=Mail.Status.PENDING, send_after__lte=now, updated_at__lt=F("send_after"))
-    ids = list(due.order_by("send_after").values_list("pk", flat=True)[:MAIL_DUE_BATCH])
-    Mail.objects.filter(pk__in=ids, status=Mail.Status.PENDING).update(updated_at=now)
+    """Every half minute: queue the held mails that have fallen due (turn mails past their grace period)."""
+    ids = mails_due(now=timezone.now())
     for mail_id in ids:
         mail_send.delay(mail_id)
     return len(ids)
@@ -245,29 +159,8 @@ def mail_due() -> int:
 
 @shared_task
 def mail_sweep() -> int:
-    """Queue again the mails a lost message or a lost worker left behind; returns how many.
-
-    Pending after a while: the message to send it was lost. Sending for far longer than an attempt
-    takes: its worker died. Those go back to pending and are sent again, or fail once they have
-    had all their attempts.
-    """
-    now = timezone.now()
-    pending = Mail.objects.filter(status=Mail.Status.PENDING, updated_at__lt=now - MAIL_STALE_AFTER)
-    # A held mail is not sent early: only once its own task should have run, a while ago.
-    pending = pending.filter(Q(send_after__isnull=True) | Q(send_after__lte=now - MAIL_HELD_LATE_AFTER))
-    ids = list(pending.values_list("pk", flat=True)[:500])
-    lost = Mail.objects.filter(status=Mail.Status.SENDING, updated_at__lt=now - MAIL_SENDING_STALE_AFTER)
-    lost.filter(attempts__gte=MAIL_MAX_ATTEMPTS).update(
-        status=Mail.Status.FAILED,
-        last_error=f"{WORKER_LOST} It had had all its {MAIL_MAX_ATTEMPTS} attempts.",
-        updated_at=now,
-    )
-    reclaim = list(lost.filter(attempts__lt=MAIL_MAX_ATTEMPTS).values_list("pk", flat=True)[:500])
-    # Conditional, like the claim: a mail that has moved on since it was listed is left alone.
-    Mail.objects.filter(
-        pk__in=reclaim, status=Mail.Status.SENDING, updated_at__lt=now - MAIL_SENDING_STALE_AFTER
-    ).update(status=Mail.Status.PENDING, last_error=f"{WORKER_LOST} Sending it again.", updated_at=now)
-    ids += reclaim
+    """Queue again the mails a lost message or a lost worker left behind (``games.outbox.mails_lost``); how many."""
+    ids = mails_lost(now=timezone.now())
     for mail_id in ids:
         mail_send.delay(mail_id)
     return len(ids)
@@ -276,16 +169,12 @@ def mail_sweep() -> int:
 @shared_task
 def digest_send() -> int:
     """Every hour on the hour: the daily digest of the players whose digest hour it is on their own clock."""
-    from games.notify import digests_queue
-
     return digests_queue(now=timezone.now())
 
 
 @shared_task
 def reminder_sweep() -> int:
     """Every minute: reminders before a deadline that are due now, each once (``games.notify``)."""
-    from games.notify import reminders_queue
-
     return reminders_queue(now=timezone.now())
 
 
@@ -298,8 +187,6 @@ def waiting_expire() -> int:
 
     Each match is claimed by ``match_expire``'s conditional UPDATE, so a second run, or two at once, void nothing twice.
     """
-    from games.services import match_expire
-
     due = Match.objects.filter(status=Match.Status.WAITING, expires_at__lte=timezone.now()).order_by("expires_at")
     return sum(match_expire(match_id=match_id) for match_id in due.values_list("pk", flat=True)[:500])
 
@@ -310,6 +197,4 @@ def waiting_expire() -> int:
 @shared_task
 def vacation_sweep() -> int:
     """Every few minutes: end the vacations whose days are over, so their players' clocks run again."""
-    from games.vacation import vacation_expire
-
     return vacation_expire()

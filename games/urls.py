@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views, views_mail
+from games import views, views_account, views_mail
 
 urlpatterns = [
     path("", views.dashboard, name="games-dashboard"),
@@ -23,4 +23,9 @@ urlpatterns = [
     path("sw.js", views_mail.service_worker, name="games-service-worker"),
     path("push/subscription/", views_mail.push_subscription, name="games-push-subscription"),
     path("notice/test/", views_mail.test_notice, name="games-notice-test"),
+    # The player's own match settings, under the profile's /me/ (accounts.urls holds only the profile itself).
+    path("me/vacation/", views_account.vacation_on, name="games-vacation-start"),
+    path("me/vacation/end/", views_account.vacation_off, name="games-vacation-end"),
+    path("me/calendar/reset/", views_account.calendar_reset, name="games-calendar-reset"),
+    path("me/calendar/<str:token>.ics", views_account.calendar_feed, name="games-calendar"),
 ]

@@ -2,9 +2,9 @@
 
 While a player is on vacation, each of their awaited seats keeps the time it had left in ``Seat.bank``
 and has no deadline, so neither the deadline task nor the sweep can time it out; a seat that becomes
-theirs to play meanwhile gets no deadline either (``services.seat_clock_paused``). When the vacation
-ends, by the player or by ``vacation_expire`` once its days are over, every awaited seat of theirs
-gets a deadline again from its bank: the same time left as when the vacation began.
+theirs to play meanwhile gets no deadline either (``Seat.clock_paused``, ``Seat.turn_deadline``). When
+the vacation ends, by the player or by ``vacation_expire`` once its days are over, every awaited seat
+of theirs gets a deadline again from its bank: the same time left as when the vacation began.
 
 Lock order, as in the timeout service: the player's matches first, then the player's row.
 """
@@ -21,6 +21,7 @@ from django.utils import dateformat, timezone
 from accounts.models import User
 from games.clocks import DAY, auto_vacation_extension, days_spent, remaining
 from games.errors import Refused
+from games.followups import deadline_schedule
 from games.models import Match, Seat
 
 log = logging.getLogger(__name__)
@@ -153,8 +154,6 @@ def _pause_clocks(*, user_id: int, now: datetime) -> int:
 
 def _resume_clocks(*, user: User, now: datetime) -> int:
     """Each awaited seat of the player without a deadline gets one, from its bank (the match's clock decides)."""
-    from games.services import deadline_schedule, turn_deadline  # services imports this module
-
     seats = (
         Seat.objects.filter(
             user=user, awaiting=True, deadline__isnull=True, absent=False, match__status=Match.Status.ACTIVE
@@ -165,7 +164,7 @@ def _resume_clocks(*, user: User, now: datetime) -> int:
     resumed = 0
     for seat in seats:
         seat.user = user
-        deadline = turn_deadline(match=seat.match, seat=seat, now=now)
+        deadline = seat.turn_deadline(clock=seat.match.clock, now=now)
         if deadline is not None:
             Seat.objects.filter(pk=seat.pk).update(deadline=deadline)
             transaction.on_commit(partial(deadline_schedule, seat_id=seat.pk, deadline=deadline))

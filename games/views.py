@@ -9,14 +9,13 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
-from django_htmx.middleware import HtmxDetails
 
-from accounts.models import User
+from accounts.http import AuthedRequest, HtmxHttpRequest
 from engine import GAMES, get_game
 from engine.replay import make_log, state_at
 from games.errors import NotSeated, Refused
@@ -49,17 +48,6 @@ from games.services import (
     seat_reclaim,
 )
 from games.services import invite_decline as invite_decline_service
-
-
-class HtmxHttpRequest(HttpRequest):
-    htmx: HtmxDetails
-
-
-class AuthedRequest(HtmxHttpRequest):
-    """A request that ``login_required`` let through: its user is a real account."""
-
-    user: User  # narrower than HttpRequest's User | AnonymousUser
-
 
 # --- dashboard -------------------------------------------------------------
 

@@ -22,18 +22,16 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts.models import User
+from accounts.http import AuthedRequest
 from games.errors import Refused
-from games.maillinks import MoveLink, link_read, link_state, move_by_link, short_view
+from games.maillinks import MoveLink, link_read, link_state
 from games.models import Match, Seat
+from games.notify import notice_test
+from games.outbox import short_view
 from games.presenters import presenter_for
-from games.push import notice_test, push_subscribe, push_unsubscribe
+from games.push import push_subscribe, push_unsubscribe
 from games.ratelimit import MESSAGES, rate_hit
-
-
-class AuthedRequest(HttpRequest):
-    user: User
-
+from games.services import move_by_link
 
 # --- a move from a mail --------------------------------------------------------
 

@@ -17,7 +17,7 @@ from engine.bots import choose
 from engine.play import play_out
 from games.models import Match
 from games.services import move_applier
-from leagues import services
+from leagues import clubs, results, seasons
 from leagues.models import Club, Fixture, Membership, Season
 
 DEMO_CLUB = "Parlour Demo Club"
@@ -38,34 +38,34 @@ def demo_league(*, users: list[User]) -> Season | None:
         return None
     organizer = users[0]
     players = [*users, *(_extra_player(email, name) for email, name in EXTRA_PLAYERS)]
-    club = services.club_create(
+    club = clubs.club_create(
         name=DEMO_CLUB, created_by=organizer, description="A club to try leagues in: a Renfield season is under way."
     )
     for user in players[1:]:
         Membership.objects.get_or_create(club=club, user=user)
-    league = services.league_create(
+    league = seasons.league_create(
         club=club, actor=organizer, name="Renfield Tuesdays", game="renfield", table_size=4, options={"hands": 2}
     )
     today = timezone.localdate()
-    season = services.season_create(
+    season = seasons.season_create(
         league=league,
         actor=organizer,
         rounds=3,
         starts_on=today - timedelta(days=14),
         ends_on=today + timedelta(days=7),
     )
-    services.season_open_registration(season=season, actor=organizer)
+    seasons.season_open_registration(season=season, actor=organizer)
     for user in players:
-        services.season_register(season=season, user=user)
-    services.season_close_registration(season=season, actor=organizer)
-    services.fixtures_generate(season=season, actor=organizer, seed=7)
-    season = services.season_start(season=season, actor=organizer)
+        seasons.season_register(season=season, user=user)
+    seasons.season_close_registration(season=season, actor=organizer)
+    seasons.fixtures_generate(season=season, actor=organizer, seed=7)
+    season = seasons.season_start(season=season, actor=organizer)
     fixtures = list(Fixture.objects.filter(round__season=season).select_related("round", "match"))
     played = [f for f in fixtures if f.round.number == 1] + [f for f in fixtures if f.round.number == 2][:1]
     for fixture in played:
         assert fixture.match is not None
         _play_out(fixture.match)
-        services.fixture_count(match_id=fixture.match.pk)
+        results.fixture_count(match_id=fixture.match.pk)
     return season
 
 

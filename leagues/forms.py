@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import math
+from datetime import date
 from typing import Any, cast
 
 from django import forms
 
 from engine import GAMES, Game
 from games.clocks import PRESETS, TimeControl, time_control_from_form
-from games.forms import game_choices
+from games.forms import CLOCK_FIELDS, clock_errors_forget_unless_custom, clock_field, game_choices
 from games.models import Seat
 from leagues import tiebreaks
 from leagues.models import Club, League, Membership, Season
+from leagues.seasons import PLACE_POINTS_MAX
 
 # As many ordered tie-break choices as there are tie-breaks: the organizer fills the first few.
 TIEBREAK_FIELDS = [f"tiebreak_{n}" for n in range(1, len(tiebreaks.TIEBREAKS) + 1)]
 OPTION_PREFIX = "opt_"
 CUSTOM_CLOCK = "custom"
-CLOCK_FIELDS = ("tc_initial", "tc_increment", "tc_cap")
+CLOCK_LABELS = {
+    "tc_initial": "Custom clock: starting time (hours)",
+    "tc_increment": "Custom clock: added per move (hours)",
+    "tc_cap": "Custom clock: most time saved up (hours)",
+}
 
 
 class ClubForm(forms.ModelForm):
@@ -47,9 +54,9 @@ class LeagueForm(forms.Form):
         choices=[*((key, label) for key, (label, _tc) in PRESETS.items()), (CUSTOM_CLOCK, "Custom (hours below)")],
         initial="2d",
     )
-    tc_initial = forms.FloatField(required=False, min_value=0, label="Custom clock: starting time (hours)")
-    tc_increment = forms.FloatField(required=False, min_value=0, label="Custom clock: added per move (hours)")
-    tc_cap = forms.FloatField(required=False, min_value=0, label="Custom clock: most time saved up (hours)")
+    tc_initial = clock_field("initial", CLOCK_LABELS["tc_initial"])
+    tc_increment = clock_field("increment", CLOCK_LABELS["tc_increment"])
+    tc_cap = clock_field("cap", CLOCK_LABELS["tc_cap"])
     timeout_bot_level = forms.ChoiceField(
         choices=Seat.BotLevel.choices, initial=Seat.BotLevel.BASIC, label="Bot level for players who time out"
     )
@@ -66,6 +73,9 @@ class LeagueForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.game_module = game
         self.stored_clock = clock
+        if clock is not None:  # a stored clock outside the limits stays editable, and savable unchanged
+            for name, hours in zip(CLOCK_FIELDS, clock_hours(clock), strict=True):
+                self.fields[name] = clock_field(name.removeprefix("tc_"), CLOCK_LABELS[name], admit=hours)
         self.fields["game"].initial = game.NAME
         size = self.fields["table_size"]
         assert isinstance(size, forms.IntegerField)
@@ -101,12 +111,20 @@ class LeagueForm(forms.Form):
         if not text:
             return None
         try:
-            return [float(part) for part in text.replace(";", ",").split(",") if part.strip()]
+            points = [float(part) for part in text.replace(";", ",").split(",") if part.strip()]
         except ValueError:
-            raise forms.ValidationError("Write the points as numbers separated by commas, e.g. 4,2,1,0.") from None
+            points = [math.nan]
+        # float() takes "nan", "inf" and "1e309" (and "9" * 5000, as inf): no number a place can earn, nor one
+        # the database can store in JSON.
+        if not all(math.isfinite(p) for p in points):
+            raise forms.ValidationError("Write the points as numbers separated by commas, e.g. 4,2,1,0.")
+        if any(p > PLACE_POINTS_MAX for p in points):
+            raise forms.ValidationError(f"A place can earn at most {PLACE_POINTS_MAX} points.")
+        return points
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
+        clock_errors_forget_unless_custom(self, data)
         if "game" in self.errors:  # a hidden field, whose error the page would not show: said above the form
             del self.errors["game"]
             raise forms.ValidationError("Choose one of the games offered for a league.")
@@ -126,6 +144,8 @@ class LeagueForm(forms.Form):
         key = data.get("time_control") or "none"
         if key != CUSTOM_CLOCK:
             return PRESETS[key][1] if key in PRESETS else None
+        if any(name in self.errors for name in CLOCK_FIELDS):
+            return None  # an hour out of bounds: said beside its field
         hours = [data.get(name) for name in CLOCK_FIELDS]
         if any(h is None for h in hours):
             raise forms.ValidationError("A custom time control needs all three times, in hours.")
@@ -137,7 +157,7 @@ class LeagueForm(forms.Form):
             raise forms.ValidationError(str(exc)) from None
 
     def service_arguments(self) -> dict[str, Any]:
-        """The keyword arguments of ``services.league_create`` from the cleaned form."""
+        """The keyword arguments of ``seasons.league_create`` from the cleaned form."""
         data = self.cleaned_data
         return {
             "name": data["name"],
@@ -201,6 +221,14 @@ def game_for(name: str | None) -> Game:
     return GAMES.get(name or "") or GAMES[sorted(GAMES)[0]]
 
 
+# Years a season's and a round's dates may fall in: more than any league needs, and storable in UTC from every
+# time zone, with room for the rounds' weeks after them (31 December 9999 in California is past the last day
+# Python and the database can hold; a season starting on 1 January of year 1 had rounds that no page in
+# California could show, and one starting in late 9999 rounds past it: each was a 500).
+ROUND_YEARS = range(2000, 2200)
+OUTSIDE_YEARS = f"Give dates between the years {ROUND_YEARS[0]} and {ROUND_YEARS[-1]}."
+
+
 class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
@@ -221,6 +249,20 @@ class SeasonForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["name"].required = False
         self.fields["name"].help_text = "Empty: Season 1, Season 2, ..."
+        for name in ("starts_on", "ends_on"):
+            self.fields[name].widget.attrs.update(min=f"{ROUND_YEARS[0]}-01-01", max=f"{ROUND_YEARS[-1]}-12-31")
+
+    def clean_starts_on(self) -> date | None:
+        return _in_league_years(self.cleaned_data.get("starts_on"))
+
+    def clean_ends_on(self) -> date | None:
+        return _in_league_years(self.cleaned_data.get("ends_on"))
+
+
+def _in_league_years(day: date | None) -> date | None:
+    if day is not None and day.year not in ROUND_YEARS:
+        raise forms.ValidationError(OUTSIDE_YEARS)
+    return day
 
 
 class ReasonForm(forms.Form):
@@ -255,9 +297,6 @@ class AdjustForm(ReasonForm):
         return [self.cleaned_data[f"place_{s}"] for s in range(self.seats)]
 
 
-# Years a round's dates may fall in: more than any league needs, and storable in UTC from every time zone
-# (31 December 9999 in California is past the last day Python and the database can hold: it was a 500).
-ROUND_YEARS = range(2000, 2200)
 AS_DAY_AND_TIME = {"invalid": "Give the dates as a day and a time."}
 
 
@@ -280,7 +319,7 @@ class RoundDatesForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if any(data.get(name) is not None and data[name].year not in ROUND_YEARS for name in ("play_by", "opens_at")):
-            raise forms.ValidationError(f"Give dates between the years {ROUND_YEARS[0]} and {ROUND_YEARS[-1]}.")
+            raise forms.ValidationError(OUTSIDE_YEARS)
         return data
 
 

@@ -65,6 +65,12 @@ class ClubInvitation(models.Model):
     )
     expires_at = models.DateTimeField()
 
+    class Meta:
+        indexes = [
+            # The invitation limits count an organizer's invitations of the last day (leagues.clubs).
+            models.Index(fields=["invited_by", "created_at"], name="clubinvite_inviter_created"),
+        ]
+
     def __str__(self) -> str:
         return f"{self.email} to {self.club}"
 

@@ -1,8 +1,10 @@
-"""Reads: standings with every tie-break, a player's season, the fixtures on a dashboard, who may see what.
+"""Reads: standings with every tie-break, a player's season, the fixtures on a dashboard, who may see what,
+the rows each league page names, and what the sweeps find left undone.
 
 ``standings_for`` reads the season's ``Standing`` rows (kept current as results come in) with
 the players' ratings and, when head-to-head is reached with players still tied who have met,
-their meetings: one or two queries, however big the season.
+their meetings: one or two queries, however big the season. The pages' reads return None where the
+page answers 404, and querysets where the template reads them (so a page reads no more than it shows).
 """
 
 from __future__ import annotations
@@ -11,23 +13,28 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import cached_property
 from types import SimpleNamespace
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, TextField
+from django.core.exceptions import ObjectDoesNotExist
+from django.db.models import Count, Exists, Model, OuterRef, Q, QuerySet, Subquery, TextField
 from django.db.models.functions import MD5, Cast
 from django.utils import timezone
 
 from accounts.models import User
+from games.invitations import TOKEN as INVITE_TOKEN
 from games.models import Match
 from leagues import tiebreaks
 from leagues.models import (
     AuditEntry,
     Club,
+    ClubInvitation,
     Entrant,
     Fixture,
+    League,
     Membership,
     Rating,
     RatingChange,
@@ -45,6 +52,8 @@ LINE_FIELDS = {
     "fewest_bot_moves": "bot_moves",
 }
 HEAD_TO_HEAD = "head_to_head"
+# What a league reads of a match: never the state, the log or the chat.
+MATCH_HEAVY = tuple(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "options"))
 
 
 @dataclass
@@ -276,7 +285,7 @@ def player_season(*, season: Season, user: User) -> PlayerSeason | None:
         f
         for f in Fixture.objects.filter(round__season=season)
         .select_related("round", "match")
-        .defer(*(f"match__{name}" for name in ("state", "recent_moves", "recent_chat", "options")))
+        .defer(*MATCH_HEAVY)
         .order_by("round__number", "table_number")
         if entrant.pk in f.seats
     ]
@@ -343,11 +352,6 @@ def club_role_subquery(*, user: User, club: OuterRef) -> Subquery:
     return Subquery(Membership.objects.filter(club=club, user=user).order_by().values("role"))
 
 
-def club_visible(*, club: Club, user: User | None) -> bool:
-    """Public clubs are readable by anyone; private ones by their members."""
-    return club.public or club_role(club=club, user=user) is not None
-
-
 def clubs_for(*, user: User | None) -> QuerySet[Club]:
     """Public clubs and the user's own."""
     if user is None or not user.is_authenticated:
@@ -395,3 +399,122 @@ def bot_played_fixtures(*, season: Season) -> QuerySet[Fixture]:
         .select_related("round", "match")
         .order_by("round__number", "table_number")
     )
+
+
+# --- the pages' reads: a row each page names, or None for its 404 ---------------------
+
+
+def club_get(*, slug: str) -> Club | None:
+    return _one(Club.objects.filter(slug=slug))
+
+
+def league_get(*, club_slug: str, league_slug: str) -> League | None:
+    """The league with its club."""
+    return _one(League.objects.select_related("club").filter(club__slug=club_slug, slug=league_slug))
+
+
+def season_get(
+    *, club_slug: str, league_slug: str, number: int, reader: User | None, with_void: bool = False
+) -> Season | None:
+    """The season with its league and club from one query, annotated with the reader's role in the club
+    (``reader_role``, a subquery) and, ``with_void``, whether any of its tables is void (``has_void``)."""
+    annotations: dict[str, Any] = {}
+    if with_void:
+        annotations["has_void"] = Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))
+    if reader is not None:
+        annotations["reader_role"] = club_role_subquery(user=reader, club=OuterRef("league__club"))
+    return _one(
+        Season.objects.select_related("league__club")
+        .annotate(**annotations)
+        .filter(league__club__slug=club_slug, league__slug=league_slug, number=number)
+    )
+
+
+def club_ids_for(*, user: User) -> set[int]:
+    """The clubs the user is a member of."""
+    return set(user.memberships.values_list("club_id", flat=True))
+
+
+def memberships_of(*, club: Club) -> QuerySet[Membership]:
+    return club.memberships.select_related("user")
+
+
+def member_get(*, club: Club, user_id: int) -> User | None:
+    return _one(User.objects.filter(pk=user_id, memberships__club=club))
+
+
+def invitations_pending(*, club: Club) -> QuerySet[ClubInvitation]:
+    return club.invitations.filter(accepted_at=None).order_by("-created_at")
+
+
+def invitation_for(*, token: str) -> ClubInvitation | None:
+    """The invitation an invitation link names, with its club and who sent it."""
+    found = ClubInvitation.objects.select_related("club", "invited_by").filter(token=token)
+    return found.first() if INVITE_TOKEN.fullmatch(token) else None  # a made-up link: not found
+
+
+def player_get(*, user_id: int) -> User | None:
+    return _one(User.objects.filter(pk=user_id))
+
+
+def entrants_of(*, season: Season) -> QuerySet[Entrant]:
+    return season.entrants.select_related("user")
+
+
+def entrant_names(*, season: Season) -> dict[int, str]:
+    return {e.pk: e.user.name for e in Entrant.objects.filter(season=season).select_related("user")}
+
+
+def entrant_get(*, season: Season, entrant_id: int) -> Entrant | None:
+    return _one(Entrant.objects.filter(pk=entrant_id, season=season))
+
+
+def rounds_with_tables(*, season: Season) -> list[Round]:
+    """The season's rounds with their tables, in two queries."""
+    return list(season.round_set.prefetch_related("fixtures"))
+
+
+def round_get(*, season: Season, round_id: int) -> Round | None:
+    return _one(Round.objects.filter(pk=round_id, season=season))
+
+
+def fixture_get(*, season: Season, fixture_id: int) -> Fixture | None:
+    """A table of the season with its round and match."""
+    return _one(Fixture.objects.select_related("round", "match").filter(pk=fixture_id, round__season=season))
+
+
+def _one[M: Model](query: QuerySet[M]) -> M | None:
+    """The row the query names, or None: ``get`` as ``get_object_or_404`` asks it, without the exception."""
+    try:
+        return query.get()
+    except ObjectDoesNotExist:
+        return None
+
+
+# --- the sweeps: what a lost message left undone ------------------------------------
+
+
+def rounds_due(*, now: datetime | None = None) -> tuple[list[int], list[int]]:
+    """Rounds to open (sequential seasons, past their date) and to settle (past "play by"): their ids."""
+    now = now or timezone.now()
+    running = Season.Status.RUNNING
+    to_open = Round.objects.filter(
+        season__status=running, season__round_mode=Season.RoundMode.SEQUENTIAL, opened_at=None, opens_at__lte=now
+    )
+    to_settle = Round.objects.filter(season__status=running, settled_at=None, play_by__lte=now).exclude(opened_at=None)
+    return list(to_open.values_list("pk", flat=True)[:100]), list(to_settle.values_list("pk", flat=True)[:100])
+
+
+def uncounted_matches(*, limit: int = 500) -> list[int]:
+    """Ended matches whose fixture is not in the standings yet: what a lost message left behind, and the
+    matches the games app abandoned (it tells nobody: their tables are made void here)."""
+    found = Fixture.objects.filter(counted_at=None, match__status__in=[Match.Status.FINISHED, Match.Status.ABANDONED])
+    return list(found.values_list("match_id", flat=True)[:limit])
+
+
+def matchless_fixtures(*, limit: int = 500) -> list[int]:
+    """Tables of opened rounds of running seasons whose match is gone (deleted): nothing will ever end them."""
+    found = Fixture.objects.filter(
+        counted_at=None, match=None, round__opened_at__isnull=False, round__season__status=Season.Status.RUNNING
+    )
+    return list(found.values_list("pk", flat=True)[:limit])

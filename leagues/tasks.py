@@ -7,7 +7,8 @@ import logging
 from celery import shared_task
 
 from games.errors import Refused
-from leagues import services
+from leagues import results, rounds, selectors
+from leagues.models import Round
 
 log = logging.getLogger(__name__)
 
@@ -15,7 +16,7 @@ log = logging.getLogger(__name__)
 @shared_task
 def fixture_count(match_id: int) -> bool:
     """Add a finished league match to the standings; a second run finds it counted and does nothing."""
-    return services.fixture_count(match_id=match_id)
+    return results.fixture_count(match_id=match_id)
 
 
 @shared_task
@@ -26,14 +27,14 @@ def results_sweep() -> int:
     Inline rather than queued: a count takes milliseconds, and one that fails is logged and found again next time.
     """
     counted = 0
-    for match_id in services.uncounted_matches():
+    for match_id in selectors.uncounted_matches():
         try:
-            counted += services.fixture_count(match_id=match_id)
+            counted += results.fixture_count(match_id=match_id)
         except Exception:
             log.exception("Could not count match %s into its league", match_id)
-    for fixture_id in services.matchless_fixtures():
+    for fixture_id in selectors.matchless_fixtures():
         try:
-            counted += services.fixture_void_matchless(fixture_id=fixture_id)
+            counted += results.fixture_void_matchless(fixture_id=fixture_id)
         except Exception:
             log.exception("Could not make table %s void", fixture_id)
     return counted
@@ -42,14 +43,14 @@ def results_sweep() -> int:
 @shared_task
 def rounds_sweep() -> int:
     """Open sequential rounds whose date has come and settle rounds past their "play by" date."""
-    to_open, to_settle = services.rounds_due()
+    to_open, to_settle = selectors.rounds_due()
     done = 0
     for pk, service in [
-        *((pk, services.round_open) for pk in to_open),
-        *((pk, services.round_settle) for pk in to_settle),
+        *((pk, rounds.round_open) for pk in to_open),
+        *((pk, results.round_settle) for pk in to_settle),
     ]:
         try:
-            service(round=services.Round.objects.get(pk=pk))
+            service(round=Round.objects.get(pk=pk))
             done += 1
         except Refused as exc:  # the season changed meanwhile (finished, say): nothing to do
             log.info("Round %s left as it is: %s", pk, exc)

@@ -7,7 +7,6 @@ its message is shown as a form error or a message.
 
 from __future__ import annotations
 
-import csv
 import json
 from collections.abc import Callable
 from functools import partial
@@ -17,22 +16,24 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.db.models import Exists, OuterRef
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from accounts.http import AuthedRequest, HtmxHttpRequest
 from accounts.models import User
 from games.clocks import TimeControl
 from games.errors import Refused
 from games.forms import game_choices
-from games.invitations import TOKEN as INVITE_TOKEN
 from games.presenters.base import ordinal
-from games.views import AuthedRequest, HtmxHttpRequest
+from games.ratelimit import rate_limited
+from games.spreadsheets import write_csv
+from leagues import clubs as club_services
 from leagues import fixtures as schedules
-from leagues import selectors, services, tiebreaks
+from leagues import results, rollover, rounds, seasons, selectors, tiebreaks
+from leagues.errors import LeagueRefused, NotOrganizer, NumbersRefused
 from leagues.forms import (
     AdjustForm,
     ClubForm,
@@ -47,7 +48,7 @@ from leagues.forms import (
     game_for,
     league_initial,
 )
-from leagues.models import Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
+from leagues.models import Club, Fixture, League, Membership, Season
 from leagues.presenters import (
     ASCENDING,
     COLUMN_LABELS,
@@ -64,30 +65,32 @@ ORGANIZER = Membership.Role.ORGANIZER
 
 def _club(request: HtmxHttpRequest, slug: str) -> tuple[Club, str | None]:
     """The club and the reader's role in it."""
-    club = get_object_or_404(Club, slug=slug)
+    club = _found(selectors.club_get(slug=slug))
     return club, _role_in(request, club)
 
 
 def _league(request: HtmxHttpRequest, club_slug: str, league_slug: str) -> tuple[League, str | None]:
-    league = get_object_or_404(League.objects.select_related("club"), club__slug=club_slug, slug=league_slug)
+    league = _found(selectors.league_get(club_slug=club_slug, league_slug=league_slug))
     return league, _role_in(request, league.club)
 
 
 def _season(
-    request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, **annotations: Any
+    request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, *, with_void: bool = False
 ) -> tuple[Season, str | None]:
-    """The season and the reader's role, from one query: the role (a subquery) and ``annotations`` come
-    with the season."""
-    user = _user(request)
-    if user is not None:
-        annotations["reader_role"] = selectors.club_role_subquery(user=user, club=OuterRef("league__club"))
-    season = get_object_or_404(
-        Season.objects.select_related("league__club").annotate(**annotations),
-        league__club__slug=club_slug,
-        league__slug=league_slug,
-        number=number,
+    """The season and the reader's role, from one query: the role (a subquery) comes with the season, and
+    ``with_void`` whether it has void tables."""
+    found = selectors.season_get(
+        club_slug=club_slug, league_slug=league_slug, number=number, reader=_user(request), with_void=with_void
     )
+    season = _found(found)
     return season, _visible(season.league.club, getattr(season, "reader_role", None))
+
+
+def _found[T](found: T | None) -> T:
+    """What a page's address names, or its 404."""
+    if found is None:
+        raise Http404("Not found.")
+    return found
 
 
 def _role_in(request: HtmxHttpRequest, club: Club) -> str | None:
@@ -117,7 +120,7 @@ def _user(request: HtmxHttpRequest) -> User | None:
 
 
 def _refused(request: HtmxHttpRequest, exc: Refused) -> None:
-    if isinstance(exc, services.NotOrganizer):
+    if isinstance(exc, NotOrganizer):
         raise PermissionDenied(str(exc))
     messages.error(request, str(exc))
 
@@ -129,7 +132,7 @@ def _refused(request: HtmxHttpRequest, exc: Refused) -> None:
 def clubs(request: HtmxHttpRequest) -> HttpResponse:
     user = _user(request)
     listed = list(selectors.clubs_for(user=user))
-    mine = set(user.memberships.values_list("club_id", flat=True)) if user else set()
+    mine = selectors.club_ids_for(user=user) if user else set()
     return render(
         request,
         "leagues/clubs.html",
@@ -138,11 +141,12 @@ def clubs(request: HtmxHttpRequest) -> HttpResponse:
 
 
 @login_required
+@rate_limited("club-create")
 def club_create(request: AuthedRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            club = services.club_create(created_by=request.user, **form.cleaned_data)
+            club = club_services.club_create(created_by=request.user, **form.cleaned_data)
         except Refused as exc:
             form.add_error(None, str(exc))
         else:
@@ -153,7 +157,7 @@ def club_create(request: AuthedRequest) -> HttpResponse:
 @require_GET
 def club_detail(request: HtmxHttpRequest, club_slug: str) -> HttpResponse:
     club, role = _club(request, club_slug)
-    members = club.memberships.select_related("user") if role else None
+    members = selectors.memberships_of(club=club) if role else None
     return render(
         request,
         "leagues/club.html",
@@ -172,7 +176,7 @@ def club_detail(request: HtmxHttpRequest, club_slug: str) -> HttpResponse:
 def club_join(request: AuthedRequest, club_slug: str) -> HttpResponse:
     club, _role = _club(request, club_slug)
     try:
-        services.club_join(user=request.user, club=club)
+        club_services.club_join(user=request.user, club=club)
     except Refused as exc:
         _refused(request, exc)
     else:
@@ -187,7 +191,7 @@ def club_invite(request: AuthedRequest, club_slug: str) -> HttpResponse:
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.club_invite(club=club, actor=request.user, **form.cleaned_data)
+            club_services.club_invite(club=club, actor=request.user, **form.cleaned_data)
         except Refused as exc:
             form.add_error(None, str(exc))
         else:
@@ -198,14 +202,13 @@ def club_invite(request: AuthedRequest, club_slug: str) -> HttpResponse:
 
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The link in an invitation mail: shows the club and joins it on a post (after logging in)."""
-    found = ClubInvitation.objects.select_related("club", "invited_by").filter(token=token)
-    invitation = found.first() if INVITE_TOKEN.fullmatch(token) else None  # a made-up link: not found
+    invitation = selectors.invitation_for(token=token)
     if request.method == "POST":
         user = _user(request)
         if user is None:
             return redirect_to_login(request.get_full_path())
         try:
-            membership = services.club_join(user=user, token=token)
+            membership = club_services.club_join(user=user, token=token)
         except Refused as exc:
             messages.error(request, str(exc))
         else:
@@ -220,8 +223,8 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
 def members(request: AuthedRequest, club_slug: str) -> HttpResponse:
     club, role = _club(request, club_slug)
     _organizer_only(role)
-    memberships = club.memberships.select_related("user")
-    pending = club.invitations.filter(accepted_at=None).order_by("-created_at")
+    memberships = selectors.memberships_of(club=club)
+    pending = selectors.invitations_pending(club=club)
     return render(
         request,
         "leagues/members.html",
@@ -234,12 +237,12 @@ def members(request: AuthedRequest, club_slug: str) -> HttpResponse:
 def member_role(request: AuthedRequest, club_slug: str, user_id: int) -> HttpResponse:
     club, role = _club(request, club_slug)
     _organizer_only(role)
-    member = get_object_or_404(User, pk=user_id, memberships__club=club)
+    member = _found(selectors.member_get(club=club, user_id=user_id))
     form = RoleForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.LeagueRefused("A member is either an organizer or a player.")
-        services.member_set_role(club=club, actor=request.user, user=member, role=form.cleaned_data["role"])
+            raise LeagueRefused("A member is either an organizer or a player.")
+        club_services.member_set_role(club=club, actor=request.user, user=member, role=form.cleaned_data["role"])
     except Refused as exc:
         _refused(request, exc)
     return redirect("leagues-members", club.slug)
@@ -253,9 +256,9 @@ def member_remove(request: AuthedRequest, club_slug: str, user_id: int) -> HttpR
     leaving = user_id == request.user.pk
     if not leaving:
         _organizer_only(role)
-    member = get_object_or_404(User, pk=user_id, memberships__club=club)
+    member = _found(selectors.member_get(club=club, user_id=user_id))
     try:
-        services.member_remove(club=club, actor=request.user, user=member)
+        club_services.member_remove(club=club, actor=request.user, user=member)
     except Refused as exc:
         _refused(request, exc)
         return redirect("leagues-club", club.slug)
@@ -276,7 +279,7 @@ def league_create(request: AuthedRequest, club_slug: str) -> HttpResponse:
     form = LeagueForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
         try:
-            league = services.league_create(club=club, actor=request.user, **form.service_arguments())
+            league = seasons.league_create(club=club, actor=request.user, **form.service_arguments())
         except Refused as exc:
             form.add_error(None, str(exc))
         else:
@@ -295,7 +298,7 @@ def league_edit(request: AuthedRequest, club_slug: str, league_slug: str) -> Htt
     form = LeagueForm(request.POST or None, game=game, initial=league_initial(league), clock=clock)
     if request.method == "POST" and form.is_valid():
         try:
-            services.league_update(league=league, actor=request.user, **form.service_arguments())
+            seasons.league_update(league=league, actor=request.user, **form.service_arguments())
         except Refused as exc:
             form.add_error(None, str(exc))
         else:
@@ -362,7 +365,7 @@ def season_create(request: AuthedRequest, club_slug: str, league_slug: str) -> H
     form = SeasonForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.season_create(league=league, actor=request.user, **form.cleaned_data)
+            season = seasons.season_create(league=league, actor=request.user, **form.cleaned_data)
         except Refused as exc:
             form.add_error(None, str(exc))
         else:
@@ -378,7 +381,7 @@ def season_url(season: Season, page: str = "leagues-season") -> str:
 def season_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     user = _user(request)
-    entrants = season.entrants.select_related("user")
+    entrants = selectors.entrants_of(season=season)
     context = {
         **_season_context(season, role),
         "entrants": entrants,
@@ -420,9 +423,7 @@ def season_registration(request: AuthedRequest, club_slug: str, league_slug: str
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
     change = (
-        services.season_close_registration
-        if request.POST.get("action") == "close"
-        else services.season_open_registration
+        seasons.season_close_registration if request.POST.get("action") == "close" else seasons.season_open_registration
     )
     return _season_action(request, season, lambda: change(season=season, actor=request.user))
 
@@ -432,7 +433,7 @@ def season_registration(request: AuthedRequest, club_slug: str, league_slug: str
 def season_register(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     _member_only(role)
-    register = partial(services.season_register, season=season, user=request.user)
+    register = partial(seasons.season_register, season=season, user=request.user)
     return _season_action(request, season, register, done=f"You are registered for {season.name}.")
 
 
@@ -441,7 +442,7 @@ def season_register(request: AuthedRequest, club_slug: str, league_slug: str, nu
 def season_withdraw(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     _member_only(role)
-    withdraw = partial(services.season_withdraw, season=season, user=request.user)
+    withdraw = partial(seasons.season_withdraw, season=season, user=request.user)
     return _season_action(request, season, withdraw, done=f"You have withdrawn from {season.name}.")
 
 
@@ -449,12 +450,12 @@ def season_withdraw(request: AuthedRequest, club_slug: str, league_slug: str, nu
 def fixtures(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     """The rounds and their tables with the play-by dates, bots and byes, and how many pairs meet again."""
     season, role = _season(request, club_slug, league_slug, number)
-    rounds = list(season.round_set.prefetch_related("fixtures"))
-    names = _entrant_names(season)
+    drawn = selectors.rounds_with_tables(season=season)
+    names = selectors.entrant_names(season=season)
     context = {
         **_season_context(season, role),
-        "rounds": [_round_view(r, names) for r in rounds],
-        "repeated": _repeated_pairs(rounds),
+        "rounds": [_round_view(r, names) for r in drawn],
+        "repeated": _repeated_pairs(drawn),
     }
     return render(request, "leagues/fixtures.html", context)
 
@@ -465,7 +466,7 @@ def fixtures_generate(request: AuthedRequest, club_slug: str, league_slug: str, 
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
     try:
-        services.fixtures_generate(season=season, actor=request.user)
+        seasons.fixtures_generate(season=season, actor=request.user)
     except Refused as exc:
         _refused(request, exc)
     return redirect(season_url(season, "leagues-fixtures"))
@@ -477,12 +478,12 @@ def round_dates(request: AuthedRequest, club_slug: str, league_slug: str, number
     """The organizer moves a round's play-by (or opening) date."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    round_ = get_object_or_404(Round, pk=round_id, season=season)
+    round_ = _found(selectors.round_get(season=season, round_id=round_id))
     form = RoundDatesForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.LeagueRefused(str(next(iter(form.errors.values()))[0]))
-        services.round_update(round=round_, actor=request.user, **form.cleaned_data)
+            raise LeagueRefused(str(next(iter(form.errors.values()))[0]))
+        rounds.round_update(round=round_, actor=request.user, **form.cleaned_data)
     except Refused as exc:
         _refused(request, exc)
     else:
@@ -498,19 +499,15 @@ def entrant_division(
     """The organizer puts an entrant in a division before the draw."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    entrant = get_object_or_404(Entrant, pk=entrant_id, season=season)
+    entrant = _found(selectors.entrant_get(season=season, entrant_id=entrant_id))
     form = DivisionForm(request.POST)
     try:
         if not form.is_valid():
-            raise services.LeagueRefused(f"This season has divisions 1 to {season.divisions}.")
-        services.entrant_set_division(entrant=entrant, actor=request.user, division=form.cleaned_data["division"])
+            raise LeagueRefused(f"This season has divisions 1 to {season.divisions}.")
+        seasons.entrant_set_division(entrant=entrant, actor=request.user, division=form.cleaned_data["division"])
     except Refused as exc:
         _refused(request, exc)
     return redirect(season_url(season))
-
-
-def _entrant_names(season: Season) -> dict[int, str]:
-    return {e.pk: e.user.name for e in Entrant.objects.filter(season=season).select_related("user")}
 
 
 def _seat_names(seats: list[int | None], names: dict[int, str]) -> list[str]:
@@ -536,7 +533,7 @@ def _repeated_pairs(rounds: list[Any]) -> int:
 def season_start(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    start = partial(services.season_start, season=season, actor=request.user)
+    start = partial(seasons.season_start, season=season, actor=request.user)
     done = f"{season.name} has started: the players find their matches on their dashboard."
     return _season_action(request, season, start, done=done)
 
@@ -547,7 +544,7 @@ def season_organize(request: AuthedRequest, club_slug: str, league_slug: str, nu
     """The organizer's watch list: matches past their play-by date and matches bots played in."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    names = _entrant_names(season)
+    names = selectors.entrant_names(season=season)
     context = {
         **_season_context(season, role),
         "overdue": _tables(selectors.overdue_fixtures(season=season), names),
@@ -565,8 +562,8 @@ def result(request: AuthedRequest, club_slug: str, league_slug: str, number: int
     """Record a forfeit or adjust a table's result, with a reason for the season's record."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
-    fixture = get_object_or_404(Fixture.objects.select_related("round", "match"), pk=fixture_id, round__season=season)
-    names = _seat_names(fixture.seats, _entrant_names(season))
+    fixture = _found(selectors.fixture_get(season=season, fixture_id=fixture_id))
+    names = _seat_names(fixture.seats, selectors.entrant_names(season=season))
     action = request.POST.get("action")
     data = request.POST or None
     forfeit = ForfeitForm(data if action == "forfeit" else None, seats=_seat_choices(fixture, names), prefix="forfeit")
@@ -598,14 +595,14 @@ def _result_post(
         return None
     try:
         if action == "forfeit":
-            services.result_forfeit(
+            results.result_forfeit(
                 fixture=fixture,
                 actor=request.user,
                 entrants=forfeit.cleaned_data["entrants"],
                 reason=forfeit.cleaned_data["reason"],
             )
         else:
-            services.result_adjust(
+            results.result_adjust(
                 fixture=fixture, actor=request.user, places=adjust.places, reason=adjust.cleaned_data["reason"]
             )
     except Refused as exc:
@@ -627,10 +624,10 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
     if request.method == "POST" and form.is_valid():
         numbers = form.cleaned_data
         try:
-            nxt = services.season_finish(
+            nxt = rollover.season_finish(
                 season=season, actor=request.user, promote=numbers["promote"], relegate=numbers["relegate"]
             )
-        except services.NumbersRefused as exc:  # the numbers on this form: said beside them
+        except NumbersRefused as exc:  # the numbers on this form: said beside them
             form.add_error(None, str(exc))
         except Refused as exc:
             _refused(request, exc)
@@ -653,12 +650,7 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
 def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     # Whether any table is void, asked with the season (a season without one reads no fixtures); a fragment
     # shows no void tables and does not ask.
-    void = (
-        {}
-        if request.htmx
-        else {"has_void": Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))}
-    )
-    season, role = _season(request, club_slug, league_slug, number, **void)
+    season, role = _season(request, club_slug, league_slug, number, with_void=not request.htmx)
     sort = request.GET.get("sort", "")
     show_all = request.GET.get("all") == "1"
     keys = [k for k in season.league.tiebreaks if k != "points"]
@@ -724,9 +716,8 @@ def standings_export(request: HtmxHttpRequest, club_slug: str, league_slug: str,
         response = HttpResponse(body, content_type="application/json")
     else:
         response = HttpResponse(content_type="text/csv; charset=utf-8")
-        writer = csv.DictWriter(response, fieldnames=list(rows[0]) if rows else ["rank", "player"])
-        writer.writeheader()
-        writer.writerows(rows)
+        # Names are the players' own text: write_csv keeps a spreadsheet from running one as a formula.
+        write_csv(response, fieldnames=list(rows[0]) if rows else ["rank", "player"], rows=rows)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -734,7 +725,7 @@ def standings_export(request: HtmxHttpRequest, club_slug: str, league_slug: str,
 @require_GET
 def player(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, user_id: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
-    user = get_object_or_404(User, pk=user_id)
+    user = _found(selectors.player_get(user_id=user_id))
     found = selectors.player_season(season=season, user=user)
     if found is None:
         raise Http404("That player did not enter this season.")

@@ -1,4 +1,5 @@
-"""Project-wide test setup: markers for the services a test needs.
+"""Project-wide test setup: markers for the services a test needs, Celery run inline (``eager``), and
+the browser tests' chromium and live server.
 
 ``@pytest.mark.postgres`` runs only when ``DATABASE_URL`` points at PostgreSQL and
 ``@pytest.mark.redis`` only when ``REDIS_URL`` is set; elsewhere they are skipped
@@ -11,8 +12,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import pytest
+
+from tests.inline_bots import InlineBots
 
 
 def _database_is_postgres() -> bool:
@@ -44,6 +48,28 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(pytest.mark.skip(reason=reason))
 
 
+# --- Celery tasks run inline -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def eager(settings) -> Iterator[InlineBots]:
+    """Celery tasks run inline as soon as they are queued; bot moves in a bounded loop (see ``InlineBots``).
+
+    Set ``eager.limit`` to stop a chain sooner.
+    """
+    from config.celery import app
+
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    was = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    bots = InlineBots()
+    try:
+        with mock.patch.object(app.tasks["games.tasks.bot_move"], "apply_async", bots.apply_async):
+            yield bots
+    finally:
+        app.conf.task_always_eager = was
+
+
 # --- the browser tests' shared fixtures ---------------------------------------------------------------
 
 
@@ -71,6 +97,6 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 
 
 @pytest.fixture
-def site(live_server: Any, transactional_db: Any) -> str:  # noqa: ANN401 - pytest-django's fixtures
+def site(live_server: Any, transactional_db: Any) -> str:
     """The live server's address, on a database the browser's requests can see."""
     return str(live_server.url)

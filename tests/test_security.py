@@ -1,4 +1,4 @@
-"""What the security review found (issue 10), each checked: the admin keeps hidden state hidden, bursts
+"""What the security review found, each checked: the admin keeps hidden state hidden, bursts
 are limited per player, crafted input gets a clear answer instead of a 500, and pages run under a strict
 Content-Security-Policy."""
 

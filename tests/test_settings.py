@@ -188,9 +188,11 @@ def test_it_caches_in_redis_when_configured(monkeypatch: pytest.MonkeyPatch, tmp
     assert cache["LOCATION"] == "redis://cache:6379/1"
 
 
-def test_it_limits_bursts_of_moves_chat_and_new_matches(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_it_limits_bursts_of_moves_chat_new_matches_and_new_clubs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     limits = load_settings(monkeypatch, tmp_path).PARLOUR_RATE_LIMITS
-    assert set(limits) == {"move", "chat", "match-create"}
+    assert set(limits) == {"move", "chat", "match-create", "club-create"}
     # One move a second is normal play: every window allows more than that.
     assert all(count >= seconds for count, seconds in limits["move"])
 

@@ -12,7 +12,7 @@ GRACE = timedelta(days=1)
 EXPIRE_AFTER = timedelta(days=7)
 
 
-def forwards(apps, schema_editor) -> None:  # noqa: ANN001 - Django's migration signature
+def forwards(apps, schema_editor) -> None:
     Match = apps.get_model("games", "Match")
     Seat = apps.get_model("games", "Seat")
     now = timezone.now()

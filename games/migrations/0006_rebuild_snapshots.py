@@ -10,7 +10,7 @@ from django.db import migrations
 REBUILT = ("rentz", "rapscallion")
 
 
-def rebuild(apps, schema_editor):  # noqa: ANN001, ANN201 - Django's migration signature
+def rebuild(apps, schema_editor):
     from engine.replay import state_at
 
     Match = apps.get_model("games", "Match")

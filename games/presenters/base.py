@@ -27,7 +27,7 @@ GROUP_LABELS = {
     "bid": "Bid",
     "take": "Take",
 }
-# The move kinds a reader other than the mover must not learn (issue 10, finding 5): a forced move tells
+# The move kinds a reader other than the mover must not learn: a forced move tells
 # the table that its player held one legal card, in a follow-suit game one card of the led suit.
 PRIVATE_KINDS = frozenset({"forced"})
 # Log lines that are not moves (``games.services.VACATION_DAY_KIND``): numbered with the move before them.
@@ -117,7 +117,7 @@ class Presenter:
         if code not in self._texts:
             try:
                 text = self.engine.card_label(code)
-            except Exception:  # noqa: BLE001 - the engine says "not a card" by failing
+            except Exception:
                 text = None
             # Some games hand back what is not a card code unchanged rather than failing.
             self._texts[code] = text if isinstance(text, str) and text and text != code else None
@@ -361,7 +361,7 @@ class Presenter:
         """The seat list: names, each seat's kind apart from its name, scores, who is to play.
 
         An open invitation shows its address to the match's creator only, and never the name of an
-        account the address may belong to (issue 10, finding 4).
+        account the address may belong to.
         """
         view, mine = table.view, table.seat.number if table.seat is not None else None
         to_act, scores = view.get("to_act") or (), view.get("scores") or []

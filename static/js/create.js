@@ -20,6 +20,8 @@
     var custom = form.querySelector(".custom-clock");
     if (clock && custom) {
       custom.hidden = clock.value !== "custom";
+      // Hidden hours are not posted, nor checked against their min and max: a preset is not held up by them.
+      custom.querySelectorAll("input").forEach(function (input) { input.disabled = custom.hidden; });
     }
   }
 

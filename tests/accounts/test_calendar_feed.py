@@ -21,7 +21,7 @@ def feed_url(user: User) -> str:
     return f"/me/calendar/{user.pk}-{user.calendar_token}.ics"
 
 
-def events(response) -> list[icalendar.Event]:  # noqa: ANN001 - Django's test response
+def events(response) -> list[icalendar.Event]:
     calendar = icalendar.Calendar.from_ical(response.content)
     return list(calendar.walk("VEVENT"))
 
@@ -38,7 +38,7 @@ def with_deadline(seat: Seat, when: datetime = DEADLINE) -> Seat:
     return seat
 
 
-def test_it_lists_the_players_deadlines_for_a_calendar_app(settings) -> None:  # noqa: ANN001
+def test_it_lists_the_players_deadlines_for_a_calendar_app(settings) -> None:
     users = [UserFactory() for _ in range(4)]
     first, second = make_match("rentz", users=users), make_match("rentz", users=users)
     seat = with_deadline(awaited(first))

@@ -32,7 +32,7 @@ def test_it_gives_a_new_player_the_default_choices() -> None:
     assert len(user.calendar_token) >= 32
 
 
-def test_it_takes_the_yearly_vacation_days_from_the_setting(settings) -> None:  # noqa: ANN001
+def test_it_takes_the_yearly_vacation_days_from_the_setting(settings) -> None:
     settings.ACCOUNTS_VACATION_DAYS_PER_YEAR = 21
     assert UserFactory().vacation_days_per_year == 21
 

@@ -102,3 +102,16 @@ def test_it_offers_the_usual_region_city_time_zones() -> None:
     choices = dict(ProfileForm(instance=UserFactory.build(time_zone="UTC")).fields["time_zone"].choices)
     assert "Europe/Berlin" in choices and "UTC" in choices
     assert not {"Factory", "localtime", "posixrules", "Etc/GMT+3", "US/Pacific"} & set(choices)
+
+
+def test_the_profile_page_with_every_section_costs_six_queries(client: Client, django_assert_max_num_queries) -> None:
+    """Session, player, the header's turn count, the browsers for push, the league ratings (two): the page's sections
+    come from their apps' template tags, and none of them reads more than it did in the view."""
+    client.force_login(UserFactory())
+    client.get("/me/")
+    with django_assert_max_num_queries(6):
+        page = client.get("/me/").content.decode()
+    assert 'id="vacation"' in page and 'id="calendar"' in page and 'id="notices"' in page
+    with django_assert_max_num_queries(6):
+        refused = client.post("/me/vacation/", {"days": "0"}).content.decode()
+    assert "A vacation lasts at least 1 day." in refused and 'id="profile-form"' in refused

@@ -11,8 +11,7 @@ import pytest
 from engine import karnoffel as K
 from engine.bots import choose
 from engine.bots import karnoffel as B
-from tests.engine.test_karnoffel_playouts import locations
-from tests.engine.test_karnoffel_rules import play, start
+from tests.engine.helpers_karnoffel import locations, play, start
 
 
 def sample_states(count: int, seed: int) -> list[dict[str, Any]]:

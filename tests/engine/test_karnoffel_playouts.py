@@ -10,24 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import karnoffel as K
+from tests.engine.helpers_karnoffel import hidden, locations
 from tests.engine.invariants import random_playout
-
-
-def locations(state: dict) -> list[str]:
-    where = [c for hand in state["hands"] for c in hand]
-    where += [p["card"] for p in state["trick"]]
-    where += [p["card"] for t in state["tricks"] for p in t["cards"]]
-    return where + list(state["set_aside"])
-
-
-def hidden(state: dict, seat: int | None) -> set[str]:
-    """Other seats' hands except their face-up cards, and the set-aside pile."""
-    secret = set(state["set_aside"])
-    for other, hand in enumerate(state["hands"]):
-        if other != seat:
-            secret.update(hand)
-    return secret - set(state["face_up"])
-
 
 # Full checks at every step on short matches, lighter checks on long ones.
 FULL = [(seed, {"target": 1 + seed % 3}) for seed in range(40)]

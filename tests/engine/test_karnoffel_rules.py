@@ -10,26 +10,7 @@ import pytest
 
 from engine import IllegalAction, cards, get_game
 from engine import karnoffel as K
-
-DEAL_ORDER = [1, 2, 3, 0]  # seat 0 deals the first hand
-
-
-def stacked(hands: list[list[str]]) -> list[str]:
-    """A deck giving ``hands[seat]`` to each seat, ``hands[seat][0]`` face up."""
-    deck = [hands[s][0] for s in DEAL_ORDER]
-    deck += [hands[s][r] for r in range(1, 5) for s in DEAL_ORDER]
-    return deck + [c for c in K.DECK if c not in deck]
-
-
-def start(hands: list[list[str]], **options: Any) -> dict[str, Any]:
-    return K.new_match(4, {"deck": stacked(hands), **options}, seed=1)
-
-
-def play(state: dict[str, Any], *codes: str) -> dict[str, Any]:
-    """Each code is played by whoever is to act."""
-    for code in codes:
-        state = K.apply(state, state["turn"], {"type": "play", "card": code})
-    return state
+from tests.engine.helpers_karnoffel import DEAL_ORDER, play, stacked, start
 
 
 def trick_hands(trump: str, plays: list[str]) -> tuple[list[list[str]], list[str]]:

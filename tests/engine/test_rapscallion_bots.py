@@ -12,7 +12,7 @@ from engine import rapscallion as R
 from engine.__main__ import play_match
 from engine.bots import choose
 from engine.bots import rapscallion as B
-from tests.engine.test_rapscallion_playouts import full_deck, locations
+from tests.engine.helpers_rapscallion import full_deck, locations
 
 State = dict[str, Any]
 

@@ -14,47 +14,11 @@ from hypothesis import strategies as st
 from pokerkit import StandardHighHand
 
 from engine import rapscallion as R
+from tests.engine.helpers_rapscallion import full_deck, hidden, locations
 from tests.engine.invariants import random_playout
 
 # Playing cards held (a sealed one included) when each round's bidding opens.
 CARDS_AT_ROUND = [1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7]
-
-
-def full_deck(players: int, seed: int, options: dict[str, Any]) -> list[str]:
-    state = R.new_match(players, options, seed=seed)
-    values = state["options"]["bidding_values"]
-    colours = [card for colour in state["colours"] for card in R.colour_set(values, colour)]
-    return R.PLAYING_DECK + R.general_deck(values) + colours
-
-
-def locations(state: dict[str, Any]) -> list[str]:
-    where = [c for group in ("hands", "bidding", "aside", "spent") for cards in state[group] for c in cards]
-    where += [c for c in state["side_bet"] + state["sealed"] if c is not None]
-    where += [c for c in state["centre"] if c != R.HIDDEN] + ([state["down"]] if state["down"] is not None else [])
-    for pile in ("stock", "bidding_stock", "out", "discard", "buried_cards", "buried_bidding_cards"):
-        where += state[pile]
-    return where
-
-
-def hidden(state: dict[str, Any], seat: int | None) -> set[str]:
-    """The decks, face-down cards, and every other seat's cards, sealed bid and side
-    bet, less the cards that seat was seen to take (a sealed one among them is
-    still shown as held, so it says nothing about the bid: see the swap test)."""
-    secret = set(state["stock"]) | set(state["bidding_stock"]) | set(state["buried_cards"])
-    secret |= set(state["buried_bidding_cards"])
-    if state["down"] is not None:
-        secret.add(state["down"])
-    over = state["phase"] == "over"
-    for other in range(state["players"]):
-        if other == seat:
-            continue
-        theirs = set(state["hands"][other]) | set(state["bidding"][other])
-        if state["sealed"][other] is not None:
-            theirs.add(state["sealed"][other])
-        if state["side_bet"][other] is not None and not over:
-            theirs.add(state["side_bet"][other])
-        secret |= theirs - set(state["known"][other])
-    return secret
 
 
 class Checked:

@@ -10,73 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import renfield as game
+from tests.engine.helpers_renfield import COMBOS, VARIANTS, allowed, hidden, locations
 from tests.engine.invariants import random_playout
-
-VARIANTS: list[dict] = [
-    {},
-    {"auction": True},
-    {"blaze": True},
-    {"death_card": True},
-    {"death_card": True, "death_all_suits": True, "death_cards": ["T13", "P2"]},
-    {"draw": True},
-    {"draw": True, "draw_bet": 3},
-    {"flatline": True},
-    {"flatline": True, "flatline_zeroes": True},
-    {"stud": True},
-    {"wild_cards": True},
-    {"wild_cards": True, "wilds": ["S17"]},
-    {"breathing_room": True},
-    {"buying_the_trick": True},
-    {"deck_values": {"bugs": [2] * 17, "dollars": list(range(17))}},
-]
-COMBOS: list[dict] = [
-    {"auction": True, "draw": True, "wild_cards": True},
-    {"blaze": True, "death_card": True, "buying_the_trick": True},
-    {"flatline": True, "flatline_zeroes": True, "stud": True, "auction": True},
-    {"breathing_room": True, "draw": True, "death_card": True, "death_all_suits": True},
-    {"blaze": True, "flatline": True, "draw": True, "wild_cards": True},
-    {"auction": True, "blaze": True, "breathing_room": True, "buying_the_trick": True},
-    {"stud": True, "wild_cards": True, "death_card": True, "buying_the_trick": True, "blaze": True},
-    {
-        "auction": True,
-        "draw": True,
-        "wild_cards": True,
-        "death_card": True,
-        "buying_the_trick": True,
-        "breathing_room": True,
-        "flatline": True,
-    },
-]
-
-
-def locations(state: dict) -> list[str]:
-    """Every one of the 54 cards wherever it lies now."""
-    cards = list(state["deck"]) + state["keys"] + state["pack"] + state["draw_pile"]
-    cards += state["discards"] + state["removed"] + [p["card"] for p in state["trick"]]
-    for seat in range(state["players"]):
-        cards += state["hands"][seat] + state["taken"][seat] + state["laid_down"][seat]
-    if state["auction"] and state["auction"]["offer"]:
-        cards.append(state["auction"]["offer"])
-    return cards
-
-
-def hidden(state: dict, seat: int | None) -> set[str]:
-    """The deck, the auction pack, the draw pile and laid-down hands are
-    unseen by all; other seats' hands except their face-up cards."""
-    unseen = set(state["deck"]) | set(state["pack"]) | set(state["draw_pile"])
-    for other in range(state["players"]):
-        unseen.update(state["laid_down"][other])
-        if other != seat:
-            unseen.update(set(state["hands"][other]) - set(state["shown"][other]))
-    return unseen
-
-
-def allowed(players: int, options: dict) -> bool:
-    try:
-        game.validate_options(players, options)
-    except ValueError:
-        return False
-    return True
 
 
 def money_conserved(state: dict) -> bool:

@@ -12,7 +12,7 @@ import pytest
 
 from engine import renfield as game
 from engine.bots import renfield as policy
-from tests.engine.test_renfield_playouts import COMBOS, VARIANTS, allowed
+from tests.engine.helpers_renfield import COMBOS, VARIANTS, allowed
 
 DERIVED = {
     "to_act",

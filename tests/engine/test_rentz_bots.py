@@ -12,14 +12,14 @@ from engine.__main__ import play_match
 from engine.bots import choose
 from engine.bots import rentz as policy
 from engine.cards import french_deck
-from tests.engine.test_rentz_playouts import locations
-from tests.engine.test_rentz_rules import (
+from tests.engine.helpers_rentz import (
     BY_SUIT,
     CLUBS,
     DIAMONDS,
     HEARTS,
     SPADES,
     layout_table,
+    locations,
     play,
     play_trick,
     stacked,

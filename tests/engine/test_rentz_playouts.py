@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from engine import rentz
 from engine.cards import french_deck
+from tests.engine.helpers_rentz import hidden, locations
 from tests.engine.invariants import assert_view_hides, random_playout
 
 DECK = french_deck()
@@ -20,20 +21,6 @@ OPTION_SETS = [
     {"points": {"acool": -5, "queens": -40, "rentz": [400, 300, 200, 100]}},
     {"points": {"diamonds": 0, "king_of_hearts": -150}, "end_when_decided": False},
 ]
-
-
-def locations(state: dict) -> list[str]:
-    """Every card: in a hand, in the trick on the table, in a taken trick, or on the layout."""
-    cards = [c for hand in state["hands"] for c in hand]
-    cards += state["trick_cards"]
-    cards += [c for trick in state["tricks"] for c in trick["cards"]]
-    cards += rentz.layout_cards(state["rows"])
-    return cards
-
-
-def hidden(state: dict, seat: int | None) -> set[str]:
-    """Other seats' hands; everything played is face up."""
-    return {c for s, hand in enumerate(state["hands"]) if s != seat for c in hand}
 
 
 def _check_match(state: dict, options: dict | None) -> None:

@@ -15,18 +15,12 @@ import pytest
 from django.db import OperationalError, connection, connections
 from django.test import Client
 
-from accounts.models import User
 from games import services
 from games.models import Match, Move
 from games.services import SeatSpec, match_create
-from tests.accounts.factories import UserFactory
+from tests.faults.matches import a_player
 
 pytestmark = [pytest.mark.postgres]
-
-
-def a_player() -> User:
-    user: User = UserFactory.create()
-    return user
 
 
 DROPPED: list[str] = []

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.models import Match, Move
 from tests.faults import faults_redis_url, replay_problems, running, wait_until
-from tests.faults.test_worker_kill import clock_match, kick_bots, make_matches
+from tests.faults.matches import clock_match, kick_bots, make_matches
 
 # `make test` runs these one at a time after the rest: they share a Redis database, and one of them empties it.
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(120)]

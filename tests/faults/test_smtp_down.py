@@ -15,19 +15,13 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from accounts.models import User
 from games.models import Mail
 from games.services import SeatSpec, match_create
-from tests.accounts.factories import UserFactory
 from tests.faults import running, wait_until
+from tests.faults.matches import a_player
 
 # `make test` runs these one at a time after the rest: they share a Redis database, and one of them empties it.
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(120)]
-
-
-def a_player() -> User:
-    user: User = UserFactory.create()
-    return user
 
 
 class SMTPHandler(socketserver.StreamRequestHandler):

@@ -13,46 +13,12 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from accounts.models import User
-from games.clocks import TimeControl
-from games.models import Match, Move, Seat
-from games.services import SeatSpec, match_create
-from tests.accounts.factories import UserFactory
+from games.models import Match, Move
 from tests.faults import Stack, replay_problems, running, wait_until
+from tests.faults.matches import kick_bots, make_matches
 
 # `make test` runs these one at a time after the rest: they share a Redis database, and one of them empties it.
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.slow, pytest.mark.timeout(120)]
-
-
-def a_player() -> User:
-    user: User = UserFactory.create()
-    return user
-
-
-ONE_SECOND = TimeControl(initial=timedelta(seconds=1), increment=timedelta(seconds=1), cap=timedelta(seconds=1))
-
-
-def make_matches() -> list[int]:
-    """Two all-bot matches and one where two players' one-second clocks run out until the bot takes over."""
-    ids = []
-    for _ in range(2):
-        seats = [SeatSpec(bot="random") for _ in range(3)]
-        ids.append(match_create(game="renfield", players=3, options={}, created_by=None, seats=seats).pk)
-    return [*ids, clock_match()]
-
-
-def clock_match() -> int:
-    """Two players on one-second clocks and a bot: the players time out until the bot plays for them."""
-    seats = [SeatSpec(user=a_player()), SeatSpec(user=a_player()), SeatSpec(bot="random")]
-    return match_create(
-        game="renfield", players=3, options={}, created_by=None, seats=seats, time_control=ONE_SECOND
-    ).pk
-
-
-def kick_bots(stack: Stack, ids: list[int]) -> None:
-    """Queue each awaited bot's move, as the commit that created the match would have on a real broker."""
-    for seat in Seat.objects.filter(match_id__in=ids, awaiting=True).exclude(bot_level="").select_related("match"):
-        stack.send("bot_move", seat.match_id, seat.number, seat.match.version)
 
 
 def age_and_sweep(stack: Stack, ids: list[int]) -> None:

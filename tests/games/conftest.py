@@ -1,15 +1,24 @@
+"""The games tests' setup: bounded waits on PostgreSQL, a signed-in client, the clock world
+(tests/games/world.py) and the check that threads leave no database session behind
+(tests/games/threads.py). Celery run inline (``eager``) is project-wide: tests/conftest.py."""
+
 from __future__ import annotations
 
-import logging
+import time
 from collections.abc import Iterator
 from unittest import mock
 
 import pytest
+from celery import current_app
+from django.db import connection
 from django.db.backends.signals import connection_created
 from django.dispatch import receiver
 from django.test import Client
 
 from tests.games.factories import PASSWORD
+from tests.games.threads import open_sessions, thread_pids
+from tests.games.world import QUEUED_TASKS, World
+from tests.inline_bots import InlineBots
 
 # A lock wait or a runaway statement fails the test with PostgreSQL's own message instead of
 # holding the run until the CI job times out (a hang here once cost ten minutes).
@@ -18,7 +27,7 @@ PG_STATEMENT_TIMEOUT = "60s"
 
 
 @receiver(connection_created, dispatch_uid="tests.games.bounded_waits")
-def _bounded_waits(sender, connection, **kwargs) -> None:  # noqa: ANN001, ANN003 - Django's signal signature
+def _bounded_waits(sender, connection, **kwargs) -> None:
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
@@ -26,67 +35,7 @@ def _bounded_waits(sender, connection, **kwargs) -> None:  # noqa: ANN001, ANN00
         cursor.execute(f"SET statement_timeout = '{PG_STATEMENT_TIMEOUT}'")
 
 
-# An inline bot chain stops after this many moves (a worker's queue has no such bound): a bug cannot hang the run.
-MAX_INLINE_BOT_MOVES = 5000
-
-log = logging.getLogger(__name__)
-
-
-class InlineBots:
-    """Stands in for queueing ``games.tasks.bot_move``: the queued moves are played here, one after another.
-
-    Production always queues each bot move as a task of its own. Run eagerly instead, a bot move that
-    commits would run the next one inside its own on-commit callback, a recursion as deep as the
-    match. So a move queued while others are being played waits its turn in ``queue``, and the first
-    call plays them all in a loop bounded by ``limit``.
-    """
-
-    def __init__(self, limit: int = MAX_INLINE_BOT_MOVES) -> None:
-        self.limit = limit
-        self.queue: list[tuple[int, int, int]] = []
-        self.played = 0
-        self._playing = False
-
-    def apply_async(self, args: tuple[int, int, int], kwargs: object = None, **options: object) -> None:
-        from games import tasks
-
-        self.queue.append(tuple(args))
-        if self._playing:
-            return
-        self._playing, moves = True, 0
-        try:
-            while self.queue:
-                if moves >= self.limit:
-                    log.warning("Stopped an inline bot chain after %s moves at match %s", moves, self.queue[0][0])
-                    self.queue.clear()
-                    break
-                tasks.bot_move.apply(args=self.queue.pop(0))
-                moves += 1
-                self.played += 1
-        finally:
-            self._playing = False
-
-
-@pytest.fixture
-def eager(settings) -> Iterator[InlineBots]:  # noqa: ANN001 - pytest-django's settings fixture
-    """Celery tasks run inline as soon as they are queued; bot moves in a bounded loop (see ``InlineBots``).
-
-    Set ``eager.limit`` to stop a chain sooner.
-    """
-    from config.celery import app
-
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    was = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    bots = InlineBots()
-    try:
-        with mock.patch.object(app.tasks["games.tasks.bot_move"], "apply_async", bots.apply_async):
-            yield bots
-    finally:
-        app.conf.task_always_eager = was
-
-
-def login(user) -> Client:  # noqa: ANN001
+def login(user) -> Client:
     client = Client()
     client.force_login(user)
     return client
@@ -101,3 +50,37 @@ def password() -> str:
 def site(site: str, eager: InlineBots) -> str:
     """The live server (tests/conftest.py), with the bots' tasks run at once: the games' browser tests watch them reply."""
     return site
+
+
+@pytest.fixture
+def world() -> Iterator[World]:
+    """The clock, the broker and beat at once (tests/games/world.py): queued tasks wait for the clock."""
+    world = World()
+    patches = [mock.patch("django.utils.timezone.now", world)]
+    for name in QUEUED_TASKS:
+        task = current_app.tasks[f"games.tasks.{name}"]
+        patches.append(
+            mock.patch.object(
+                task, "apply_async", lambda args=(), kwargs=None, _n=name, **o: world.publish(_n, args, kwargs, **o)
+            )
+        )
+    for patch in patches:
+        patch.start()
+    try:
+        yield world
+    finally:
+        for patch in reversed(patches):
+            patch.stop()
+
+
+@pytest.fixture
+def no_connection_left() -> Iterator[None]:
+    """After the test, even a failed one: the pool is closed and the threads' sessions are gone."""
+    thread_pids.clear()
+    yield
+    connection.close_pool()  # the threads' pooled connections would block the test database's teardown
+    for _ in range(50):  # a closed client's server process takes a moment to go
+        if open_sessions(thread_pids) == 0:
+            return
+        time.sleep(0.1)
+    pytest.fail(f"{open_sessions(thread_pids)} database sessions of the threads are still open.")

@@ -1,4 +1,4 @@
-"""Issue 6 in a real browser: sign up, play Karnoffel against three bots to the end, and photograph every table.
+"""In a real browser: sign up, play Karnoffel against three bots to the end, and photograph every table.
 
 Runs Debian's chromium through Playwright against pytest-django's live server.
 Bots move in Celery tasks, run eagerly here: a human move's answer shows the table
@@ -171,7 +171,7 @@ def test_table_page_screenshots(browser, site: str, tmp_path: Path, game: str) -
         assert 0 < size < SCREENSHOT_MAX_BYTES, f"{game}-{label}.png is {size} bytes, over the 300 KB budget"
 
 
-# --- the log keeps the newest in sight and the reader's place (issue 13) ------------------------------
+# --- the log keeps the newest in sight and the reader's place ------------------------------
 
 # The line at the top of a scroll box and how far below the box's top edge it sits, as parlour.js measures it.
 BOX_PLACE = """(id) => {
@@ -190,7 +190,7 @@ NEWEST_KEY = "() => Number(document.querySelector('#log-lines > li[data-key]').d
 NEWER_THAN = "(seen) => Number(document.querySelector('#log-lines > li[data-key]').dataset.key) > seen"
 
 
-def _long_match_on_my_turn(user) -> Match:  # noqa: ANN001
+def _long_match_on_my_turn(user) -> Match:
     """Rentz against bots, well past the 30 lines the log shows, stopped on the human's turn."""
     match = make_match("rentz", users=[user], level="random")
     while True:
@@ -202,7 +202,7 @@ def _long_match_on_my_turn(user) -> Match:  # noqa: ANN001
         move_submit(match=match, user=user, seat=0, action=action, version=match.version)
 
 
-def _watcher_and_player(browser, site: str, player) -> tuple[playwright_sync.BrowserContext, ...]:  # noqa: ANN001
+def _watcher_and_player(browser, site: str, player) -> tuple[playwright_sync.BrowserContext, ...]:
     """Two signed-in browser contexts: a new watcher's and the player's."""
     contexts = []
     for user in (UserFactory(display_name="Watcher"), player):
@@ -257,7 +257,7 @@ def test_the_log_shows_the_newest_moves_and_a_refresh_keeps_the_readers_place(br
 # --- folded parts of the table stay as the reader left them -------------------------------------------
 
 
-def _renfield_after_a_trick(user) -> Match:  # noqa: ANN001
+def _renfield_after_a_trick(user) -> Match:
     """Renfield against four bots, stopped on the human's turn in the play of a hand once a trick has been taken
     (the tricks are folded), with every seat still in the hand. With three seats, two of them sometimes drop
     out around the next move: the last one in then plays the hand out alone, a new hand is dealt and its table

@@ -1,14 +1,15 @@
 """Two submissions of the same turn at once: exactly one move (PostgreSQL row locks).
 
-The submissions run in threads, each with its own database connection. Every thread closes its
-connection and the pool is closed afterwards, or the test database stays "in use" at teardown.
+The submissions run in threads, each with its own database connection (tests/games/threads.py). Every
+thread closes its connection and the pool is closed afterwards (``no_connection_left``), or the test
+database stays "in use" at teardown.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
@@ -18,33 +19,9 @@ from games.errors import Refused
 from games.models import Match, Move
 from games.services import move_submit
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
+from tests.games.threads import thread_pids
 
 THREAD_TIMEOUT = 30.0
-
-
-# The server process ids of the connections the submission threads used. Only these are
-# checked at teardown: other sessions (another test's live server, a worker) are not ours.
-_thread_pids: list[int] = []
-
-
-def _open_sessions(pids: list[int]) -> int:
-    """How many of ``pids`` are still sessions on the server."""
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [pids])
-        return cursor.fetchone()[0]
-
-
-@pytest.fixture
-def no_connection_left() -> Iterator[None]:
-    """After the test, even a failed one: the pool is closed and the threads' sessions are gone."""
-    _thread_pids.clear()
-    yield
-    connection.close_pool()  # the threads' pooled connections would block the test database's teardown
-    for _ in range(50):  # a closed client's server process takes a moment to go
-        if _open_sessions(_thread_pids) == 0:
-            return
-        time.sleep(0.1)
-    pytest.fail(f"{_open_sessions(_thread_pids)} database sessions of the threads are still open.")
 
 
 def _together(calls: list[Callable[[], str]]) -> list[str]:
@@ -62,7 +39,7 @@ def _together(calls: list[Callable[[], str]]) -> list[str]:
             outcomes.append(f"error: {exc!r}")
         finally:
             if connection.connection is not None:
-                _thread_pids.append(connection.connection.info.backend_pid)
+                thread_pids.append(connection.connection.info.backend_pid)
             connection.close()  # this thread's own connection
 
     threads = [threading.Thread(target=run, args=(call,)) for call in calls]
@@ -191,10 +168,10 @@ def test_a_move_locks_the_match_before_its_seats(no_connection_left: None) -> No
                 Seat.objects.filter(pk=seat_id).update(timeouts_in_row=1)
                 updated.set()
             outcome["holder"] = "ok"
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:
             outcome["holder"] = f"error: {exc!r}"
         finally:
-            _thread_pids.append(connection.connection.info.backend_pid)
+            thread_pids.append(connection.connection.info.backend_pid)
             connection.close()
 
     def mover() -> None:
@@ -204,10 +181,10 @@ def test_a_move_locks_the_match_before_its_seats(no_connection_left: None) -> No
                 found = match_locked(match.pk)
                 outcome["mover"] = "ok" if found is not None and updated.is_set() else "read before the release"
                 outcome["seen"] = str(next(s for s in found[1] if s.pk == seat_id).timeouts_in_row) if found else ""
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:
             outcome["mover"] = f"error: {exc!r}"
         finally:
-            _thread_pids.append(connection.connection.info.backend_pid)
+            thread_pids.append(connection.connection.info.backend_pid)
             connection.close()
 
     threads = [threading.Thread(target=holder), threading.Thread(target=mover)]

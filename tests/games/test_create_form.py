@@ -7,28 +7,18 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from engine import get_game
+from games.clocks import CUSTOM_HOURS, HOUR, MAX_CAP, MAX_INITIAL, MIN_INITIAL
 from games.forms import MatchCreateForm
 from games.models import Match
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names
+from tests.games.lobby import untouched_form
+from tests.html_inputs import rendered_inputs
 
 pytestmark = pytest.mark.django_db
-
-
-def _defaults(game: str, players: int | None = None) -> dict[str, Any]:
-    """What a browser posts for the untouched form of ``game``."""
-    module = get_game(game)
-    form = MatchCreateForm(game=module)
-    data: dict[str, Any] = {}
-    for name in form.fields:
-        initial = form[name].initial
-        if initial is None or initial is False:
-            continue
-        data[name] = "on" if initial is True else initial
-    data["players"] = players or module.MIN_PLAYERS
-    return data
 
 
 def _bots(data: dict[str, Any], players: int) -> dict[str, Any]:
@@ -39,7 +29,7 @@ def _bots(data: dict[str, Any], players: int) -> dict[str, Any]:
 
 def test_a_post_with_another_games_options_is_refused_and_nothing_is_created() -> None:
     client = login(UserFactory())
-    data = _bots(_defaults("karnoffel"), 4)
+    data = _bots(untouched_form("karnoffel"), 4)
     data["game"] = "renfield"  # the select was changed; the options on the page are still Karnoffel's
     data["players"] = 4
     page = client.post(reverse("games-create"), data)
@@ -95,7 +85,11 @@ def test_rentz_points_are_a_table_of_numbers_assembled_into_the_option() -> None
     client = login(UserFactory())
     page = client.get(reverse("games-create"), {"game": "rentz"}).content.decode()
     assert 'name="opt_points__queens"' in page and 'name="opt_points__rentz_1"' in page
-    data = _bots(_defaults("rentz"), 4) | {"game": "rentz", "opt_points__queens": "-30", "opt_points__rentz_4": "0"}
+    data = _bots(untouched_form("rentz"), 4) | {
+        "game": "rentz",
+        "opt_points__queens": "-30",
+        "opt_points__rentz_4": "0",
+    }
     response = client.post(reverse("games-create"), data)
     assert response.status_code == 302, response.context["form"].errors if response.context else response
     points = Match.objects.get().options["points"]
@@ -103,7 +97,7 @@ def test_rentz_points_are_a_table_of_numbers_assembled_into_the_option() -> None
 
 
 def test_a_rentz_bonus_that_grows_is_refused_with_the_engines_sentence() -> None:
-    data = _bots(_defaults("rentz"), 4) | {"game": "rentz", "opt_points__rentz_4": "500"}
+    data = _bots(untouched_form("rentz"), 4) | {"game": "rentz", "opt_points__rentz_4": "500"}
     page = login(UserFactory()).post(reverse("games-create"), data)
     assert page.status_code == 200 and "must not grow" in str(page.context["form"].errors)
     assert not Match.objects.exists()
@@ -111,7 +105,7 @@ def test_a_rentz_bonus_that_grows_is_refused_with_the_engines_sentence() -> None
 
 def test_renfield_card_values_are_a_table_of_bugs_and_dollars() -> None:
     client = login(UserFactory())
-    data = _bots(_defaults("renfield"), 3) | {"game": "renfield", "opt_deck_values__bugs_17": "9"}
+    data = _bots(untouched_form("renfield"), 3) | {"game": "renfield", "opt_deck_values__bugs_17": "9"}
     response = client.post(reverse("games-create"), data)
     assert response.status_code == 302, response.context["form"].errors if response.context else response
     page = client.get(reverse("games-create"), {"game": "renfield"}).content.decode()
@@ -125,7 +119,7 @@ def test_death_and_wild_cards_are_a_grid_of_checkboxes() -> None:
     text = login(UserFactory()).get(reverse("games-create"), {"game": "renfield"}).content.decode()
     assert "<select multiple" not in text
     assert text.count('type="checkbox" name="opt_death_cards"') == 51
-    data = _bots(_defaults("renfield"), 3) | {
+    data = _bots(untouched_form("renfield"), 3) | {
         "game": "renfield",
         "opt_death_card": "on",
         "opt_death_cards": ["T5", "P9"],
@@ -155,7 +149,7 @@ def test_the_card_grid_has_a_row_per_suit() -> None:
     ],
 )
 def test_the_time_control_is_a_preset_or_custom_hours(choice: str, hours: dict[str, str], expected: Any) -> None:
-    data = _bots(_defaults("karnoffel"), 4) | {"game": "karnoffel", "time_control": choice, **hours}
+    data = _bots(untouched_form("karnoffel"), 4) | {"game": "karnoffel", "time_control": choice, **hours}
     response = login(UserFactory()).post(reverse("games-create"), data)
     assert response.status_code == 302, response.context["form"].errors if response.context else response
     assert Match.objects.get().time_control == expected
@@ -163,10 +157,59 @@ def test_the_time_control_is_a_preset_or_custom_hours(choice: str, hours: dict[s
 
 def test_a_custom_time_control_out_of_bounds_is_refused_with_a_sentence() -> None:
     hours = {"tc_initial": "2000", "tc_increment": "1", "tc_cap": "2000"}
-    data = _bots(_defaults("karnoffel"), 4) | {"game": "karnoffel", "time_control": "custom", **hours}
+    data = _bots(untouched_form("karnoffel"), 4) | {"game": "karnoffel", "time_control": "custom", **hours}
     page = login(UserFactory()).post(reverse("games-create"), data)
     assert page.status_code == 200 and "between 1 hour and 30 days" in str(page.context["form"].errors)
     assert not Match.objects.exists()
+
+
+def test_the_custom_clock_inputs_carry_the_servers_bounds() -> None:
+    """The browser refuses what the server would: each input's min and max are the server's own limits."""
+    inputs = rendered_inputs(login(UserFactory()).get(reverse("games-create"), {"game": "karnoffel"}).content.decode())
+    for part, (low, high) in CUSTOM_HOURS.items():
+        attrs = inputs[f"tc_{part}"]
+        assert attrs["type"] == "number" and attrs["step"] == "any"  # any fraction of an hour, in whole seconds
+        assert (float(attrs["min"]), float(attrs["max"])) == (low, high), part
+    assert CUSTOM_HOURS["initial"] == (MIN_INITIAL / HOUR, MAX_INITIAL / HOUR)
+    assert CUSTOM_HOURS["cap"][1] == MAX_CAP / HOUR
+
+
+@pytest.mark.parametrize(
+    ("part", "hours"),
+    [
+        ("tc_initial", CUSTOM_HOURS["initial"][0] - 0.01),  # just below the least: the browser's min
+        ("tc_increment", CUSTOM_HOURS["increment"][0] - 0.01),
+        ("tc_cap", CUSTOM_HOURS["cap"][1] + 0.01),  # just past the most: the browser's max
+        ("tc_initial", CUSTOM_HOURS["initial"][1] + 0.01),
+    ],
+)
+def test_a_custom_clock_just_past_a_bound_is_refused_beside_its_field(part: str, hours: float) -> None:
+    clock = {"time_control": "custom", "tc_initial": "24", "tc_increment": "1", "tc_cap": "48", part: str(hours)}
+    data = _bots(untouched_form("karnoffel"), 4) | {"game": "karnoffel", **clock}
+    page = login(UserFactory()).post(reverse("games-create"), data)
+    assert page.status_code == 200 and not Match.objects.exists()
+    errors = [str(m) for m in page.context["form"].errors[part]]
+    assert errors and all(m[0].isupper() and m.endswith(".") and escape(m) in page.content.decode() for m in errors)
+
+
+@pytest.mark.parametrize("hours", ["1e30", str(10**30), "24000000000", "1e309", "inf", "nan", "-inf", "0x10"])
+@pytest.mark.parametrize("part", ["tc_initial", "tc_increment", "tc_cap"])
+def test_custom_clock_hours_no_clock_could_have_are_refused_with_a_sentence(part: str, hours: str) -> None:
+    """Hours past what a timedelta holds were an OverflowError, a 500; no number at all is a sentence too."""
+    clock = {"time_control": "custom", "tc_initial": "24", "tc_increment": "1", "tc_cap": "48", part: hours}
+    data = _bots(untouched_form("karnoffel"), 4) | {"game": "karnoffel", **clock}
+    page = login(UserFactory()).post(reverse("games-create"), data)
+    assert page.status_code == 200 and not Match.objects.exists()
+    assert [m[0].isupper() and m.endswith(".") for m in page.context["form"].errors[part]] == [True]
+
+
+def test_custom_hours_left_under_a_preset_are_not_read() -> None:
+    """The page hides (and the script disables) the custom hours under a preset: whatever they hold refuses nothing."""
+    hours = {"tc_initial": "1e30", "tc_increment": "-1", "tc_cap": "x"}
+    data = _bots(untouched_form("karnoffel"), 4) | {"game": "karnoffel", "time_control": "1d", **hours}
+    response = login(UserFactory()).post(reverse("games-create"), data)
+    assert response.status_code == 302, response.context["form"].errors if response.context else response
+    assert Match.objects.get().time_control == {"initial": 86400, "increment": 86400, "cap": 86400}
 
 
 def test_the_form_links_the_rules_of_the_game() -> None:
@@ -203,8 +246,14 @@ def test_in_the_browser_seat_rows_follow_the_players_and_the_game(
     page.select_option("select[name=seat_1_kind]", "email")
     assert page.is_visible("input[name=seat_1_email]") and not page.is_visible("select[name=seat_1_level]")
     assert not page.is_visible("input[name=tc_initial]")
+    assert not page.is_enabled("input[name=tc_initial]")  # hidden hours hold up no preset
     page.select_option("select[name=time_control]", "custom")
-    assert page.is_visible("input[name=tc_initial]")
+    assert page.is_visible("input[name=tc_initial]") and page.is_enabled("input[name=tc_initial]")
+    # The browser refuses what the server would: just under the least starting time is not valid.
+    page.fill("input[name=tc_initial]", str(CUSTOM_HOURS["initial"][0] - 0.01))
+    assert page.eval_on_selector("input[name=tc_initial]", "el => el.checkValidity()") is False
+    page.fill("input[name=tc_initial]", str(CUSTOM_HOURS["initial"][0]))
+    assert page.eval_on_selector("input[name=tc_initial]", "el => el.checkValidity()") is True
     page.screenshot(path=str(tmp_path / "create-rapscallion.png"), full_page=True)
     # Another game: htmx swaps in its options and seats; Karnoffel's player count is not editable.
     page.select_option("select[name=game]", "karnoffel")

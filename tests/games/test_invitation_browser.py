@@ -1,4 +1,4 @@
-"""Issue 13 in a real browser: a brand-new player goes from the invitation mail to their first move.
+"""In a real browser: a brand-new player goes from the invitation mail to their first move.
 
 A logged-in creator makes a Karnoffel match on the new-match form with one seat invited by email and two
 bots. The invitee opens the mailed link in a browser of their own, reads who invites them to what, signs
@@ -91,7 +91,7 @@ def _play_others_until_the_invitee_acts(match: Match) -> None:
     raise AssertionError(f"the invitee was not to act after {MAX_OTHER_MOVES} moves of the creator")
 
 
-def test_a_brand_new_player_goes_from_the_invitation_mail_to_the_first_move(browser, site: str, tmp_path) -> None:  # noqa: ANN001
+def test_a_brand_new_player_goes_from_the_invitation_mail_to_the_first_move(browser, site: str, tmp_path) -> None:
     creator = UserFactory(display_name="Dora")
     signed_in = Client()
     signed_in.force_login(creator)
@@ -160,7 +160,7 @@ def test_a_brand_new_player_goes_from_the_invitation_mail_to_the_first_move(brow
 # --- a finished table with clocks, for the README -----------------------------------------------------
 
 
-def test_a_finished_table_with_clocks_shows_the_result(browser, site: str, tmp_path) -> None:  # noqa: ANN001
+def test_a_finished_table_with_clocks_shows_the_result(browser, site: str, tmp_path) -> None:
     """Rapscallion to the end: the result table and the showdown, pictured for the README."""
     player = UserFactory(display_name="You")
     seats = [SeatSpec(user=player), SeatSpec(bot="basic"), SeatSpec(bot="basic")]

@@ -30,8 +30,8 @@ pytestmark = [
 @pytest.fixture
 def invitation_settings() -> Any:
     with override_settings(
-        ACCOUNT_ADAPTER="accounts.adapter.AccountAdapter",
-        ACCOUNT_FORMS={"login": "accounts.adapter.InvitedLoginForm"},
+        ACCOUNT_ADAPTER="games.account_adapter.AccountAdapter",
+        ACCOUNT_FORMS={"login": "games.account_adapter.InvitedLoginForm"},
     ):
         yield
 

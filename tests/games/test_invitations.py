@@ -15,9 +15,11 @@ from accounts.models import User
 from games import tasks
 from games.errors import Refused
 from games.models import Mail, Match, Seat
-from games.services import SeatSpec, invite_accept, mail_safe, match_create
+from games.outbox import mail_safe
+from games.services import SeatSpec, invite_accept, match_create
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, make_match
+from tests.games.lobby import untouched_form
 
 pytestmark = pytest.mark.django_db
 GAME = "karnoffel"  # four seats: the creator and three others
@@ -51,7 +53,7 @@ def utc_start() -> datetime:
 # --- limits ----------------------------------------------------------------
 
 
-def test_it_refuses_more_open_invitations_than_the_limit_and_creates_nothing(settings) -> None:  # noqa: ANN001
+def test_it_refuses_more_open_invitations_than_the_limit_and_creates_nothing(settings) -> None:
     settings.GAMES_INVITATIONS_PENDING_MAX = 4
     creator = UserFactory()
     _invite(creator, "a@example.org", "b@example.org", "c@example.org")
@@ -64,7 +66,7 @@ def test_it_refuses_more_open_invitations_than_the_limit_and_creates_nothing(set
     _invite(creator, "e@example.org")
 
 
-def test_it_refuses_more_invitation_mails_a_day_than_the_limit_counted_from_the_outbox(settings, utc_start) -> None:  # noqa: ANN001
+def test_it_refuses_more_invitation_mails_a_day_than_the_limit_counted_from_the_outbox(settings, utc_start) -> None:
     settings.GAMES_INVITATIONS_PER_DAY = 5
     creator = UserFactory()
     with clock(utc_start):
@@ -82,7 +84,7 @@ def test_it_refuses_more_invitation_mails_a_day_than_the_limit_counted_from_the_
         _invite(creator, "g@example.org")
 
 
-def test_one_address_gets_at_most_three_invitations_a_day_from_everyone_together(utc_start) -> None:  # noqa: ANN001
+def test_one_address_gets_at_most_three_invitations_a_day_from_everyone_together(utc_start) -> None:
     with clock(utc_start):
         for _ in range(3):
             _invite(UserFactory(), "target@example.org")
@@ -101,7 +103,7 @@ def test_one_address_gets_at_most_three_invitations_a_day_from_everyone_together
     assert Mail.objects.filter(recipient="target@example.org").count() == 4
 
 
-def test_a_mail_sent_again_counts_towards_the_address_limit(settings) -> None:  # noqa: ANN001
+def test_a_mail_sent_again_counts_towards_the_address_limit(settings) -> None:
     from games.services import invite_resend
 
     settings.GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = 2
@@ -137,7 +139,7 @@ def test_mail_safe_keeps_one_line_of_visible_text() -> None:
     assert mail_safe("Zoë Ünal") == "Zoë Ünal"
 
 
-def test_turn_and_digest_subjects_carry_no_chosen_text(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_turn_and_digest_subjects_carry_no_chosen_text(eager, django_capture_on_commit_callbacks) -> None:
     players = [UserFactory(notify=User.Notify.EACH_TURN, auto_forced_moves=False) for _ in range(4)]
     User.objects.filter(pk__in=[p.pk for p in players]).update(display_name="WIN $$$ now\n")
     with django_capture_on_commit_callbacks(execute=True):
@@ -155,7 +157,7 @@ def test_turn_and_digest_subjects_carry_no_chosen_text(eager, django_capture_on_
 # --- expiry ------------------------------------------------------------------
 
 
-def test_a_waiting_match_expires_with_its_invitations(settings, utc_start) -> None:  # noqa: ANN001
+def test_a_waiting_match_expires_with_its_invitations(settings, utc_start) -> None:
     settings.GAMES_WAITING_EXPIRE_DAYS = 5
     creator, invitee = UserFactory(), UserFactory()
     with clock(utc_start):
@@ -185,7 +187,7 @@ def test_a_waiting_match_expires_with_its_invitations(settings, utc_start) -> No
         invite_accept(token=token, user=invitee)
 
 
-def test_expire_claims_each_match_once(utc_start) -> None:  # noqa: ANN001
+def test_expire_claims_each_match_once(utc_start) -> None:
     from games.services import match_expire
 
     with clock(utc_start):
@@ -195,7 +197,7 @@ def test_expire_claims_each_match_once(utc_start) -> None:  # noqa: ANN001
         assert match_expire(match_id=match.pk) is False
 
 
-def test_the_invitation_page_says_when_it_expires(utc_start) -> None:  # noqa: ANN001
+def test_the_invitation_page_says_when_it_expires(utc_start) -> None:
     with clock(utc_start):
         match = _invite(UserFactory(display_name="Dora"), "a@example.org")
     link = reverse("games-invite", args=[match.seats.get(number=1).invite_token])
@@ -230,7 +232,7 @@ def test_an_invitation_is_the_same_whether_or_not_the_address_has_an_account() -
     invite_accept(token=seats["known@example.org"].invite_token, user=known)
 
 
-def test_refusals_read_the_same_for_an_address_with_an_account_and_one_without(settings) -> None:  # noqa: ANN001
+def test_refusals_read_the_same_for_an_address_with_an_account_and_one_without(settings) -> None:
     settings.GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = 1
     UserFactory(email="known@example.org")
     messages = {}
@@ -244,12 +246,10 @@ def test_refusals_read_the_same_for_an_address_with_an_account_and_one_without(s
     assert messages["known@example.org"] == messages["stranger@example.org"]
 
 
-def test_the_new_match_form_shows_the_limit_and_creates_nothing(settings) -> None:  # noqa: ANN001
-    from tests.games.test_lobby import _defaults
-
+def test_the_new_match_form_shows_the_limit_and_creates_nothing(settings) -> None:
     settings.GAMES_INVITATIONS_PER_ADDRESS_PER_DAY = 1
     _invite(UserFactory(), "twice@example.org")
-    data = _defaults(GAME, 4)
+    data = untouched_form(GAME, 4)
     data.update({"seat_1_kind": "email", "seat_1_email": "twice@example.org"})
     data.update({"seat_2_kind": "bot", "seat_3_kind": "bot"})
     page = login(UserFactory()).post(reverse("games-create") + f"?game={GAME}", data)

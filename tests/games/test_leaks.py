@@ -7,51 +7,21 @@ reader's own hand must be found by the same scan.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
 from games import tasks
 from games.models import Mail, Match
-from games.presenters import presenter_for
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
+from tests.games.leaks import card_codes, codes_found
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-def _strings(data: Any) -> Iterator[str]:
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, dict):
-        for key, value in data.items():
-            yield key
-            yield from _strings(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from _strings(value)
-
-
-def _card_codes(game: str, data: Any) -> set[str]:
-    # Card codes start with a rank or suit (``TH``, ``T12``, ``B7``, ``R-red-1``); words such as
-    # "hidden" are not codes, and single letters are suits, even where card_label accepts them.
-    return {
-        s
-        for s in _strings(data)
-        if len(s) >= 2 and (s[0].isupper() or s[0].isdigit()) and presenter_for(game).card_text(s)
-    }
-
-
-def _found(codes: set[str], html: str) -> set[str]:
-    return {c for c in codes if re.search(rf"(?<![\w-]){re.escape(c)}(?![\w-])", html)}
-
-
-def _pages(client, match: Match) -> list[str]:  # noqa: ANN001
+def _pages(client, match: Match) -> list[str]:
     table = client.get(match.get_absolute_url())
     poll = client.get(reverse("games-poll", args=[match.pk]), {"v": -1}, **HTMX)
     log = client.get(reverse("games-log", args=[match.pk]))
@@ -60,21 +30,21 @@ def _pages(client, match: Match) -> list[str]:  # noqa: ANN001
     return [table.content.decode(), poll.content.decode(), log.content.decode(), export.content.decode()]
 
 
-def _check_reader(match: Match, client, seat: int | None) -> bool:  # noqa: ANN001
+def _check_reader(match: Match, client, seat: int | None) -> bool:
     """Check the reader's pages; True when the reader held cards, so the scan was shown to find them."""
     game = match.engine
-    universe = _card_codes(match.game, match.state)
+    universe = card_codes(match.game, match.state)
     view = game.view(match.state, seat)
-    allowed = _card_codes(match.game, view)
+    allowed = card_codes(match.game, view)
     if seat is not None:
-        allowed |= _card_codes(match.game, game.legal_actions(match.state, seat))
+        allowed |= card_codes(match.game, game.legal_actions(match.state, seat))
     for html in _pages(client, match):
-        leaked = _found(universe - allowed, html)
+        leaked = codes_found(universe - allowed, html)
         assert not leaked, f"{match.game}: seat {seat} may not see {sorted(leaked)}"
     if seat is None or not view.get("hand"):
         return False
     table = _pages(client, match)[0]
-    assert _found(set(view["hand"]), table) == set(view["hand"]), "the scan must find the reader's own cards"
+    assert codes_found(set(view["hand"]), table) == set(view["hand"]), "the scan must find the reader's own cards"
     return True
 
 
@@ -103,7 +73,7 @@ def test_no_mail_shows_a_card_its_reader_may_not_see() -> None:
     game = game_names()[0]
     match = make_match(game)
     play_engine_moves(match, 5)
-    universe = _card_codes(game, match.state)
+    universe = card_codes(game, match.state)
     current = Mail.objects.filter(dedupe_key__startswith="turn:", turn_version=match.version)
     assert current.exists()
     # A turn mail's text is written when it goes (games.tasks.mail_send): send these now, then scan them.
@@ -114,11 +84,11 @@ def test_no_mail_shows_a_card_its_reader_may_not_see() -> None:
     for mail in current:
         assert mail.body
         seat = mail.seat_number
-        allowed = _card_codes(game, match.engine.view(match.state, seat))
-        allowed |= _card_codes(game, match.engine.legal_actions(match.state, seat))
-        assert not _found(universe - allowed, mail.subject + mail.body + mail.html)
+        allowed = card_codes(game, match.engine.view(match.state, seat))
+        allowed |= card_codes(game, match.engine.legal_actions(match.state, seat))
+        assert not codes_found(universe - allowed, mail.subject + mail.body + mail.html)
     for mail in Mail.objects.exclude(dedupe_key__startswith="turn:"):
-        assert not _found(universe, mail.subject + mail.body + mail.html)
+        assert not codes_found(universe, mail.subject + mail.body + mail.html)
 
 
 def test_the_scan_catches_a_leak() -> None:
@@ -127,5 +97,5 @@ def test_the_scan_catches_a_leak() -> None:
     match = make_match(game)
     other = match.engine.view(match.state, 1)["hand"]
     html = "".join(f'<span data-card="{c}">x</span>' for c in other)
-    assert _found(set(other), html) == set(other)
-    assert not _found({"KS"}, '<b data-card="KS2">') and not _found({"B1"}, "B13 R-B1")
+    assert codes_found(set(other), html) == set(other)
+    assert not codes_found({"KS"}, '<b data-card="KS2">') and not codes_found({"B1"}, "B13 R-B1")

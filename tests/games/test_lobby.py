@@ -2,39 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from allauth.account.models import EmailAddress
 from django.test import Client
 from django.urls import reverse
 
 from engine import get_game
-from games.forms import MatchCreateForm
 from games.models import Mail, Match
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match
+from tests.games.lobby import untouched_form
 
 pytestmark = pytest.mark.django_db
 GAMES = game_names()
-
-
-def _defaults(game: str, players: int) -> dict[str, Any]:
-    """What a browser posts for the untouched form."""
-    form = MatchCreateForm(game=get_game(game))
-    data: dict[str, Any] = {"players": players}
-    for name in form.fields:
-        initial = form[name].initial
-        if name == "players" or initial is None:
-            continue
-        if isinstance(initial, bool):
-            if initial:
-                data[name] = "on"
-        elif isinstance(initial, list):
-            data[name] = initial
-        else:
-            data[name] = initial
-    return data
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -47,7 +27,7 @@ def test_it_creates_a_match_against_bots_from_the_default_form(game: str) -> Non
     for entry in module.OPTIONS:
         assert f'name="opt_{entry["name"]}"' in page.content.decode()
     players = module.MIN_PLAYERS
-    data = _defaults(game, players)
+    data = untouched_form(game, players)
     for n in range(1, players):
         data[f"seat_{n}_kind"], data[f"seat_{n}_level"] = "bot", "random"
     response = client.post(reverse("games-create") + f"?game={game}", data)
@@ -78,7 +58,7 @@ def test_some_game_has_each_kind_of_option_the_form_checks() -> None:
 def test_the_engine_validates_the_options_and_the_form_shows_why(game: str) -> None:
     module = get_game(game)
     client = login(UserFactory())
-    data = _defaults(game, module.MAX_PLAYERS + 1)
+    data = untouched_form(game, module.MAX_PLAYERS + 1)
     page = client.post(reverse("games-create") + f"?game={game}", data)
     assert page.status_code == 200 and page.context["form"].errors
     assert not Match.objects.exists()
@@ -86,7 +66,7 @@ def test_the_engine_validates_the_options_and_the_form_shows_why(game: str) -> N
 
 @pytest.mark.parametrize(("game", "name", "maximum"), BOUNDED_INT_OPTIONS)
 def test_the_form_refuses_an_option_above_its_maximum(game: str, name: str, maximum: int) -> None:
-    data = _defaults(game, get_game(game).MIN_PLAYERS)
+    data = untouched_form(game, get_game(game).MIN_PLAYERS)
     data[f"opt_{name}"] = maximum + 1
     page = login(UserFactory()).post(reverse("games-create") + f"?game={game}", data)
     assert page.status_code == 200 and page.context["form"].errors
@@ -95,7 +75,7 @@ def test_the_form_refuses_an_option_above_its_maximum(game: str, name: str, maxi
 
 @pytest.mark.parametrize(("game", "name"), JSON_OPTIONS)
 def test_the_form_refuses_an_option_that_is_not_json(game: str, name: str) -> None:
-    data = _defaults(game, get_game(game).MIN_PLAYERS)
+    data = untouched_form(game, get_game(game).MIN_PLAYERS)
     data[f"opt_{name}"] = "{not json"
     page = login(UserFactory()).post(reverse("games-create") + f"?game={game}", data)
     assert "not valid JSON" in str(page.context["form"].errors)
@@ -108,11 +88,11 @@ def test_the_lobby_needs_a_login() -> None:
     assert not Match.objects.exists()
 
 
-def test_an_invitee_who_is_not_logged_in_sees_who_invites_them_to_what(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_an_invitee_who_is_not_logged_in_sees_who_invites_them_to_what(django_capture_on_commit_callbacks) -> None:
     game = GAMES[0]
     module = get_game(game)
     creator = UserFactory(display_name="Dora")
-    data = _defaults(game, module.MIN_PLAYERS)
+    data = untouched_form(game, module.MIN_PLAYERS)
     data.update({"seat_1_kind": "email", "seat_1_email": "newcomer@example.com"})
     for n in range(2, module.MIN_PLAYERS):
         data[f"seat_{n}_kind"] = "bot"
@@ -141,14 +121,14 @@ def test_an_invitee_who_is_not_logged_in_sees_who_invites_them_to_what(django_ca
     assert "no longer valid" in str(list(again.context["messages"])[0])
 
 
-def test_an_invitation_shows_on_the_dashboard_of_the_verified_address(django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_an_invitation_shows_on_the_dashboard_of_the_verified_address(django_capture_on_commit_callbacks) -> None:
     game = GAMES[0]
     module = get_game(game)
     friend = UserFactory()  # the factory confirms the account's address
     assert EmailAddress.objects.filter(user=friend, email=friend.email, verified=True).exists()
     unverified = UserFactory()
     EmailAddress.objects.create(user=unverified, email="second@example.com", verified=False, primary=False)
-    data = _defaults(game, module.MIN_PLAYERS)
+    data = untouched_form(game, module.MIN_PLAYERS)
     data.update({"seat_1_kind": "email", "seat_1_email": friend.email.upper()})
     data.update({"seat_2_kind": "email", "seat_2_email": "second@example.com"})
     for n in range(3, module.MIN_PLAYERS):

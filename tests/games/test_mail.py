@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from accounts.models import User
-from games import tasks
+from games import outbox, tasks
 from games.maillinks import link_read
 from games.models import Mail, Match, Seat
 from games.services import move_submit
@@ -41,13 +41,13 @@ def _players(notify: str = User.Notify.EACH_TURN) -> list[User]:
 
 
 @pytest.fixture
-def no_grace(settings) -> None:  # noqa: ANN001 - pytest-django's settings fixture
+def no_grace(settings) -> None:
     """No grace period: a turn mail goes as the turn begins (the grace period is tested in test_notify.py)."""
     settings.GAMES_TURN_MAIL_GRACE_SECONDS = 0
 
 
 @pytest.mark.usefixtures("no_grace")
-def test_it_mails_the_seat_to_act_once_per_turn_change(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_it_mails_the_seat_to_act_once_per_turn_change(eager, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         match = make_match(GAME, users=_players())
     first = _seat_to_act(match)
@@ -64,21 +64,21 @@ def test_it_mails_the_seat_to_act_once_per_turn_change(eager, django_capture_on_
 
 
 @pytest.mark.usefixtures("no_grace")
-def test_it_sends_no_second_mail_while_the_turn_is_unanswered(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_it_sends_no_second_mail_while_the_turn_is_unanswered(eager, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         match = make_match(GAME, users=_players())
     seat = _seat_to_act(match)
-    from games.services import _after_change
+    from games.services import match_bookkeeping
 
     # Something else changes at the table (a chat, a bot's sweep) and the bookkeeping runs again.
     with django_capture_on_commit_callbacks(execute=True):
-        _after_change(match, list(match.seats.select_related("user")), moved=set())
+        match_bookkeeping(match=match, seats=list(match.seats.select_related("user")), moved=set())
     assert len(django_mail.outbox) == 1
     seat.refresh_from_db()
     assert seat.notified_at is not None
 
 
-def test_it_mails_no_bot_and_no_one_who_said_never(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_it_mails_no_bot_and_no_one_who_said_never(eager, django_capture_on_commit_callbacks) -> None:
     players = Match(game=GAME).engine.MIN_PLAYERS
     with django_capture_on_commit_callbacks(execute=True):
         match = make_match(GAME, users=[UserFactory(notify=User.Notify.NEVER)], bots=players - 1)
@@ -100,11 +100,11 @@ def test_it_sends_a_mail_exactly_once_even_if_the_task_runs_twice() -> None:
     assert mail.status == Mail.Status.SENT and mail.attempts == 1 and mail.sent_at
 
 
-def test_it_retries_on_smtp_errors_and_the_move_never_fails(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_it_retries_on_smtp_errors_and_the_move_never_fails(eager, django_capture_on_commit_callbacks) -> None:
     mail = Mail.objects.create(recipient="a@example.com", subject="s", body="b", dedupe_key="k2")
     down = smtplib.SMTPException("down")
     with (
-        mock.patch("games.tasks.EmailMultiAlternatives.send", side_effect=down),
+        mock.patch("games.outbox.EmailMultiAlternatives.send", side_effect=down),
         mock.patch.object(tasks.mail_send, "retry", side_effect=Retry("later")) as retry,
         pytest.raises(Retry),
     ):
@@ -144,7 +144,7 @@ def test_the_sweep_requeues_stale_pending_mail() -> None:
     assert fresh.status == Mail.Status.PENDING
 
 
-def test_it_sends_the_daily_digest_once_a_day(eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_it_sends_the_daily_digest_once_a_day(eager, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         match = make_match(GAME, users=_players(User.Notify.DAILY))
         other = make_match(GAME, users=_players(User.Notify.DAILY))
@@ -167,7 +167,7 @@ def _due(mail: Mail) -> None:
 def test_the_turn_mail_comes_from_its_templates_with_the_same_words() -> None:
     rendered: list[str] = []
 
-    def seen(sender, template, context, **kwargs) -> None:  # noqa: ANN001, ANN003 - Django's signal signature
+    def seen(sender, template, context, **kwargs) -> None:
         rendered.append(template.name)
 
     players = _players()
@@ -224,11 +224,11 @@ def test_a_turn_mail_that_cannot_be_written_ends_failed_with_the_reason() -> Non
     match = make_match(GAME, users=_players())
     mail = Mail.objects.get(dedupe_key__startswith=f"turn:{match.pk}:")
     _due(mail)
-    with mock.patch("games.maillinks.short_view", side_effect=KeyError("hand")):
+    with mock.patch("games.outbox.short_view", side_effect=KeyError("hand")):
         assert tasks.mail_send.apply(args=[mail.pk]).get() is False
     mail.refresh_from_db()
     assert mail.status == Mail.Status.FAILED and mail.attempts == 1
-    assert mail.last_error == f"{tasks.RENDER_FAILED} KeyError: 'hand'"
+    assert mail.last_error == f"{outbox.RENDER_FAILED} KeyError: 'hand'"
     assert django_mail.outbox == [] and mail.body == ""
     assert tasks.mail_sweep() == 0  # a failed mail stays failed
 
@@ -252,17 +252,17 @@ def test_a_mail_that_cannot_be_built_ends_failed_with_the_reason() -> None:
 
 def test_any_error_while_sending_is_recorded_and_counted() -> None:
     mail = Mail.objects.create(recipient="a@example.com", subject="s", body="b", dedupe_key="k4")
-    with mock.patch("games.tasks.EmailMultiAlternatives.send", side_effect=RuntimeError("backend bug")):
+    with mock.patch("games.outbox.EmailMultiAlternatives.send", side_effect=RuntimeError("backend bug")):
         assert tasks.mail_send.apply(args=[mail.pk]).get() is False
     mail.refresh_from_db()
     assert mail.status == Mail.Status.FAILED and mail.attempts == 1 and "backend bug" in mail.last_error
 
 
-def test_the_sweep_sends_a_mail_a_dead_worker_left_sending_exactly_once(eager) -> None:  # noqa: ANN001
+def test_the_sweep_sends_a_mail_a_dead_worker_left_sending_exactly_once(eager) -> None:
     mail = Mail.objects.create(
         recipient="a@example.com", subject="s", body="b", dedupe_key="lost", status=Mail.Status.SENDING, attempts=1
     )
-    _stale(mail, tasks.MAIL_SENDING_STALE_AFTER + timedelta(minutes=1))
+    _stale(mail, outbox.MAIL_SENDING_STALE_AFTER + timedelta(minutes=1))
     assert tasks.mail_sweep() == 1
     assert tasks.mail_sweep() == 0
     assert [m.to for m in django_mail.outbox] == [["a@example.com"]]
@@ -270,27 +270,27 @@ def test_the_sweep_sends_a_mail_a_dead_worker_left_sending_exactly_once(eager) -
     assert mail.status == Mail.Status.SENT and mail.attempts == 2 and mail.sent_at
 
 
-def test_the_sweep_leaves_a_mail_being_sent_now_alone(eager) -> None:  # noqa: ANN001
+def test_the_sweep_leaves_a_mail_being_sent_now_alone(eager) -> None:
     mail = Mail.objects.create(
         recipient="a@example.com", subject="s", body="b", dedupe_key="busy", status=Mail.Status.SENDING, attempts=1
     )
-    _stale(mail, tasks.MAIL_SENDING_STALE_AFTER - timedelta(minutes=1))
+    _stale(mail, outbox.MAIL_SENDING_STALE_AFTER - timedelta(minutes=1))
     assert tasks.mail_sweep() == 0
     mail.refresh_from_db()
     assert mail.status == Mail.Status.SENDING and mail.attempts == 1
     assert django_mail.outbox == []
 
 
-def test_the_sweep_fails_a_lost_mail_that_had_all_its_attempts(eager) -> None:  # noqa: ANN001
+def test_the_sweep_fails_a_lost_mail_that_had_all_its_attempts(eager) -> None:
     mail = Mail.objects.create(
         recipient="a@example.com",
         subject="s",
         body="b",
         dedupe_key="spent",
         status=Mail.Status.SENDING,
-        attempts=tasks.MAIL_MAX_ATTEMPTS,
+        attempts=outbox.MAIL_MAX_ATTEMPTS,
     )
-    _stale(mail, tasks.MAIL_SENDING_STALE_AFTER + timedelta(minutes=1))
+    _stale(mail, outbox.MAIL_SENDING_STALE_AFTER + timedelta(minutes=1))
     assert tasks.mail_sweep() == 0
     mail.refresh_from_db()
     assert mail.status == Mail.Status.FAILED and "stopped" in mail.last_error
@@ -300,7 +300,7 @@ def test_the_sweep_fails_a_lost_mail_that_had_all_its_attempts(eager) -> None:  
 def _short(match: Match, number: int) -> tuple[dict, str, str]:
     from django.template.loader import render_to_string
 
-    from games.maillinks import short_view
+    from games.outbox import short_view
 
     match.refresh_from_db()
     short = short_view(match=match, seat=number, seats=list(match.seats.select_related("user").order_by("number")))

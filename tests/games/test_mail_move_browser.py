@@ -56,7 +56,7 @@ def _text_part(raw: str) -> str:
 
 @pytest.mark.parametrize("signed_in", [False, True], ids=["logged-out", "logged-in"])
 def test_a_move_link_from_the_mail_file_is_confirmed_in_chromium(
-    browser: Any,  # noqa: ANN401 - Playwright's Browser
+    browser: Any,
     site: str,
     tmp_path: Path,
     signed_in: bool,

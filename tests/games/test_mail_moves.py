@@ -16,12 +16,13 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import tasks
-from games.maillinks import MAX_LINKS, SALT, link_read, link_token, move_choices
+from games.maillinks import MAX_LINKS, SALT, link_read, link_token
 from games.models import Mail, Match, Move
+from games.outbox import move_choices
 from games.presenters import presenter_for
 from games.services import move_submit
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
-from tests.games.test_leaks import _card_codes, _found
+from tests.games.leaks import card_codes, codes_found
 
 pytestmark = pytest.mark.django_db
 LINK = re.compile(r"https?://[^\s\"<>]+/mail/move/([^/\s\"<>]+)/")
@@ -201,7 +202,7 @@ def test_an_expired_link_is_refused() -> None:
     assert "expired" in text
 
 
-def _retoken(token: str, change) -> str:  # noqa: ANN001
+def _retoken(token: str, change) -> str:
     """The token with its payload changed and the old signature kept."""
     payload, rest = token.split(":", 1)
     data = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
@@ -352,7 +353,7 @@ def test_a_confirmation_from_a_null_or_foreign_origin_is_refused() -> None:
 
 @pytest.mark.parametrize("game", game_names())
 def test_no_turn_mail_shows_a_card_its_reader_may_not_see(game: str) -> None:
-    """The leak scan of test_leaks over every turn mail: codes and card names outside the seat's view."""
+    """The leak scan (tests/games/leaks.py) over every turn mail: codes and card names outside the seat's view."""
     presenter = presenter_for(game)
     for seed in (1, 2):
         match = make_match(game, users=_players(game))
@@ -361,10 +362,10 @@ def test_no_turn_mail_shows_a_card_its_reader_may_not_see(game: str) -> None:
             for mail in _turn_mails(match):
                 seat = mail.seat_number
                 view = match.engine.view(match.state, seat)
-                universe = _card_codes(game, match.state)
-                allowed = _card_codes(game, view) | _card_codes(game, match.engine.legal_actions(match.state, seat))
+                universe = card_codes(game, match.state)
+                allowed = card_codes(game, view) | card_codes(game, match.engine.legal_actions(match.state, seat))
                 text = mail.subject + mail.body + mail.html
-                leaked = _found(universe - allowed, text)
+                leaked = codes_found(universe - allowed, text)
                 assert not leaked, f"{game}: seat {seat}'s mail shows {sorted(leaked)}"
                 allowed_names = {presenter.card_text(c) for c in allowed}
                 names = {presenter.card_text(c) for c in universe - allowed} - allowed_names
@@ -373,7 +374,7 @@ def test_no_turn_mail_shows_a_card_its_reader_may_not_see(game: str) -> None:
                 shown = {n for n in names if n and _named(n, mail.body) and not _named(n, log)}
                 assert not shown, f"{game}: seat {seat}'s mail names {sorted(shown)}"
                 hand = set(view.get("hand") or [])
-                assert _found(hand, mail.html) == hand, "the scan must find the reader's own cards"
+                assert codes_found(hand, mail.html) == hand, "the scan must find the reader's own cards"
                 seen_hand = seen_hand or bool(hand)
             play_engine_moves(match, 1, seed=seed * 100 + step)
             if match.is_over:
@@ -387,14 +388,14 @@ def test_the_confirmation_page_shows_the_seats_view_only_while_the_move_can_be_m
     url = next(iter(_links(mail).values()))
     hand = set(match.engine.view(match.state, mail.seat_number)["hand"])
     page = Client().get(url).content.decode()
-    universe = _card_codes(game, match.state)
-    allowed = _card_codes(game, match.engine.view(match.state, mail.seat_number))
-    assert _found(hand, page) == hand and not _found(universe - allowed, page)
+    universe = card_codes(game, match.state)
+    allowed = card_codes(game, match.engine.view(match.state, mail.seat_number))
+    assert codes_found(hand, page) == hand and not codes_found(universe - allowed, page)
     Client().post(url)
-    assert not _found(hand, Client().get(url).content.decode())  # the turn is over: the page shows no hand
+    assert not codes_found(hand, Client().get(url).content.decode())  # the turn is over: the page shows no hand
 
 
-def test_link_moves_count_towards_the_players_move_limit(settings) -> None:  # noqa: ANN001
+def test_link_moves_count_towards_the_players_move_limit(settings) -> None:
     from django.core.cache import cache
 
     cache.clear()

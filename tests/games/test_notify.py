@@ -1,7 +1,7 @@
 """Mail that reminds without flooding: presence, held turn mail, reminders, the match-over mail, the digest.
 
-Time travel as in test_clocks_app.py: ``clock`` is the clock and the broker; a task queued with a
-countdown runs only when a test moves the clock there.
+Time travel as in the clock tests: ``clock`` is the clock and the broker (tests/games/world.py); a task
+queued with a countdown runs only when a test moves the clock there.
 """
 
 from __future__ import annotations
@@ -18,21 +18,21 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from games import tasks
+from games import outbox, tasks
 from games.clocks import TimeControl
 from games.models import Mail, Match, Seat
 from games.notify import PRESENCE_EVERY, digests_queue, reminders_queue, seat_seen
 from games.services import SeatSpec, match_create, move_submit
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, make_match, play_engine_moves, quick_options
-from tests.games.test_clocks_app import START, World, world  # noqa: F401 - the fixture behind ``clock``
+from tests.games.world import START, World
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on-commit callbacks queue the tasks, as in production
 
 
 @pytest.fixture
-def clock(world: World) -> World:  # noqa: F811 - test_clocks_app's fixture, under a name of its own here
-    """The clock and the broker of test_clocks_app.py."""
+def clock(world: World) -> World:
+    """The clock and the broker (``world``, tests/games/conftest.py), under a name of its own here."""
     return world
 
 
@@ -157,7 +157,7 @@ def test_a_held_turn_mail_costs_the_move_no_message_and_is_queued_once_when_it_f
     assert [m.to for m in django_mail.outbox] == [[mail.recipient]]
 
 
-def test_with_no_grace_period_the_turn_mail_is_queued_by_the_move_itself(clock: World, settings) -> None:  # noqa: ANN001
+def test_with_no_grace_period_the_turn_mail_is_queued_by_the_move_itself(clock: World, settings) -> None:
     settings.GAMES_TURN_MAIL_GRACE_SECONDS = 0
     match = _start(_humans())
     (mail,) = _turn_mails(match)
@@ -166,7 +166,7 @@ def test_with_no_grace_period_the_turn_mail_is_queued_by_the_move_itself(clock: 
     assert len(django_mail.outbox) == 1
 
 
-def test_the_grace_period_is_a_setting(clock: World, settings) -> None:  # noqa: ANN001
+def test_the_grace_period_is_a_setting(clock: World, settings) -> None:
     settings.GAMES_TURN_MAIL_GRACE_SECONDS = 120
     match = _start(_humans())
     assert _turn_mails(match)[0].send_after == START + 2 * MINUTE
@@ -242,7 +242,7 @@ def test_a_held_mail_whose_message_was_lost_goes_from_the_sweep_not_before_its_t
     clock.queue.clear()  # the broker lost the held send
     clock.now = START + 9 * MINUTE
     assert tasks.mail_sweep() == 0  # pending for a while, but not due yet
-    clock.now = START + 10 * MINUTE + tasks.MAIL_HELD_LATE_AFTER
+    clock.now = START + 10 * MINUTE + outbox.MAIL_HELD_LATE_AFTER
     assert tasks.mail_sweep() == 1
     clock.run()
     assert len(django_mail.outbox) == 1 and _turn_mails(match)[0].status == Mail.Status.SENT
@@ -453,11 +453,11 @@ def test_a_player_at_the_table_when_the_match_ends_sees_the_result_there(clock: 
 
 
 def test_bookkeeping_again_after_the_end_sends_no_second_match_over_mail(clock: World) -> None:
-    from games.services import _after_change
+    from games.services import match_bookkeeping
 
     match = make_match(GAME, users=[UserFactory()], bots=3, options=quick_options(GAME))
     play_engine_moves(match, 0, until_over=True)
-    _after_change(match, list(match.seats.select_related("user")), moved=set())
+    match_bookkeeping(match=match, seats=list(match.seats.select_related("user")), moved=set())
     assert Mail.objects.filter(dedupe_key__startswith=f"over:{match.pk}:").count() == 1
 
 

@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import base64
 import binascii
 import json
 import logging
-import os
-import threading
 from collections.abc import Iterator
 from datetime import timedelta
-from http.server import BaseHTTPRequestHandler, HTTPServer
 from typing import Any
 from unittest import mock
 from urllib.parse import urlsplit
 
-import http_ece
 import pytest
 import requests
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings as django_settings
 from django.core import mail as django_mail
 from django.core.cache import cache
@@ -33,93 +26,18 @@ from urllib3.util import parse_url
 from accounts.models import User
 from games import tasks
 from games.models import Mail, Match, PushSubscription
-from games.push import DEFAULT_PUSH_HOSTS, OTHER_ACCOUNT, endpoint_allowed, notice_test
+from games.notify import notice_test
+from games.push import DEFAULT_PUSH_HOSTS, OTHER_ACCOUNT, endpoint_allowed
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match
+from tests.games.push_service import PUSH_HOST, Browser, PushService, vapid_keys
 
 pytestmark = pytest.mark.django_db
 GAME = game_names()[0]
-# The push service the tests' subscriptions name: requests to it reach the PushService below instead.
-PUSH_HOST = "fcm.googleapis.com"
-
-
-def _b64(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
-
-
-class Browser:
-    """A test subscription: the key pair and auth secret a browser keeps, and the endpoint a push service gives."""
-
-    def __init__(self, endpoint: str) -> None:
-        self.key = ec.generate_private_key(ec.SECP256R1())
-        self.auth = os.urandom(16)
-        public = self.key.public_key().public_bytes(
-            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-        )
-        self.endpoint, self.p256dh = endpoint, _b64(public)
-
-    def keys(self) -> dict[str, str]:
-        """The keys as ``PushSubscription.toJSON()`` gives them."""
-        return {"p256dh": self.p256dh, "auth": _b64(self.auth)}
-
-    def subscribe(self, user: User) -> PushSubscription:
-        return PushSubscription.objects.create(
-            user=user, endpoint=self.endpoint, p256dh=self.p256dh, auth=_b64(self.auth)
-        )
-
-    def decrypt(self, body: bytes) -> Any:
-        return json.loads(http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"))
-
-
-class PushService:
-    """A tiny push service on 127.0.0.1: records each POST and answers with ``status`` (and ``location``)."""
-
-    def __init__(self) -> None:
-        self.received: list[tuple[str, dict[str, str], bytes]] = []
-        self.status = 201
-        self.location = ""
-        service = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - the http.server name
-                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-                service.received.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                self.send_response(service.status)
-                if service.location:
-                    self.send_header("Location", service.location)
-                self.send_header("Content-Length", "0")
-                self.end_headers()
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = HTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-        self.thread.start()
-
-    @staticmethod
-    def endpoint(path: str) -> str:
-        """A subscription's address at the real push service's name, which the ``service`` fixture routes here."""
-        return f"https://{PUSH_HOST}{path}"
-
-    def close(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-def vapid_keys() -> tuple[str, str]:
-    """A fresh VAPID key pair as the settings take it: (private, public), base64url."""
-    key = ec.generate_private_key(ec.SECP256R1())
-    private = _b64(key.private_numbers().private_value.to_bytes(32, "big"))
-    public = _b64(
-        key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-    )
-    return private, public
 
 
 @pytest.fixture
-def vapid(settings) -> dict[str, str]:  # noqa: ANN001 - pytest-django's settings fixture
+def vapid(settings) -> dict[str, str]:
     private, public = vapid_keys()
     settings.WEBPUSH_VAPID_PRIVATE_KEY, settings.WEBPUSH_VAPID_PUBLIC_KEY = private, public
     settings.WEBPUSH_VAPID_SUBJECT = "mailto:admin@example.com"
@@ -133,7 +51,7 @@ def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[PushService]:
     running = PushService()
     real_send = HTTPAdapter.send
 
-    def send(adapter: HTTPAdapter, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> Any:  # noqa: ANN401
+    def send(adapter: HTTPAdapter, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> Any:
         parts = urlsplit(request.url or "")
         if parts.hostname == PUSH_HOST:
             request.url = running.url + parts.path + (f"?{parts.query}" if parts.query else "")
@@ -164,7 +82,7 @@ def _turn_mail_due(notify_by: str, browser: Browser | None) -> tuple[Match, Mail
     return match, mail, player
 
 
-def test_a_turn_push_reaches_the_test_endpoint_and_decrypts_to_the_payload(vapid, service) -> None:  # noqa: ANN001
+def test_a_turn_push_reaches_the_test_endpoint_and_decrypts_to_the_payload(vapid, service) -> None:
     browser = Browser(service.endpoint("/push/abc"))
     match, mail, _player = _turn_mail_due(User.NotifyBy.PUSH, browser)
     assert tasks.mail_send.apply(args=[mail.pk]).get() is False
@@ -184,19 +102,19 @@ def test_a_turn_push_reaches_the_test_endpoint_and_decrypts_to_the_payload(vapid
     assert django_mail.outbox == []  # push only: no mail
 
 
-def test_both_sends_the_mail_and_the_push(vapid, service) -> None:  # noqa: ANN001
+def test_both_sends_the_mail_and_the_push(vapid, service) -> None:
     _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(service.endpoint("/p")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     assert len(service.received) == 1 and [m.to for m in django_mail.outbox] == [[player.email]]
 
 
-def test_mail_only_sends_no_push(vapid, service) -> None:  # noqa: ANN001
+def test_mail_only_sends_no_push(vapid, service) -> None:
     _match, mail, _player = _turn_mail_due(User.NotifyBy.MAIL, Browser(service.endpoint("/p")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     assert service.received == [] and len(django_mail.outbox) == 1
 
 
-def test_no_push_while_the_player_is_at_the_table(vapid, service) -> None:  # noqa: ANN001
+def test_no_push_while_the_player_is_at_the_table(vapid, service) -> None:
     """The same rule as the mail: a player seen at the table since the turn began gets neither."""
     match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(service.endpoint("/p")))
     match.seats.filter(user=player).update(last_seen=timezone.now())
@@ -205,7 +123,7 @@ def test_no_push_while_the_player_is_at_the_table(vapid, service) -> None:  # no
 
 
 @pytest.mark.parametrize("status", [404, 410])
-def test_a_subscription_gone_for_good_is_deleted_and_the_mail_goes_instead(vapid, service, status: int) -> None:  # noqa: ANN001
+def test_a_subscription_gone_for_good_is_deleted_and_the_mail_goes_instead(vapid, service, status: int) -> None:
     service.status = status
     _match, mail, player = _turn_mail_due(User.NotifyBy.PUSH, Browser(service.endpoint("/gone")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True  # no browser took it: the mail goes
@@ -214,14 +132,14 @@ def test_a_subscription_gone_for_good_is_deleted_and_the_mail_goes_instead(vapid
     assert [m.to for m in django_mail.outbox] == [[player.email]]
 
 
-def test_a_passing_failure_keeps_the_subscription(vapid, service) -> None:  # noqa: ANN001
+def test_a_passing_failure_keeps_the_subscription(vapid, service) -> None:
     service.status = 500
     _match, mail, player = _turn_mail_due(User.NotifyBy.BOTH, Browser(service.endpoint("/busy")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
     assert PushSubscription.objects.filter(user=player).count() == 1
 
 
-def test_without_vapid_keys_nothing_is_pushed_and_the_mail_goes(settings, service) -> None:  # noqa: ANN001
+def test_without_vapid_keys_nothing_is_pushed_and_the_mail_goes(settings, service) -> None:
     settings.WEBPUSH_VAPID_PRIVATE_KEY = ""
     _match, mail, _player = _turn_mail_due(User.NotifyBy.PUSH, Browser(service.endpoint("/p")))
     assert tasks.mail_send.apply(args=[mail.pk]).get() is True
@@ -239,7 +157,7 @@ def _post(client: Client, data: Any) -> Any:
     return client.post(reverse("games-push-subscription"), json.dumps(data), content_type="application/json")
 
 
-def test_a_player_subscribes_and_unsubscribes_a_browser(vapid) -> None:  # noqa: ANN001
+def test_a_player_subscribes_and_unsubscribes_a_browser(vapid) -> None:
     user = UserFactory()
     client = login(user)
     response = _post(client, _subscription())
@@ -260,14 +178,14 @@ def test_a_player_subscribes_and_unsubscribes_a_browser(vapid) -> None:  # noqa:
         "https://evilfcm.googleapis.com.example/",
     ],
 )
-def test_a_subscription_to_anything_but_a_browser_push_service_is_refused(vapid, endpoint: str) -> None:  # noqa: ANN001
+def test_a_subscription_to_anything_but_a_browser_push_service_is_refused(vapid, endpoint: str) -> None:
     """Else the server could be made to post to any address, its own network included."""
     response = _post(login(UserFactory()), _subscription(endpoint))
     assert response.status_code == 400 and not response.json()["ok"]
     assert not PushSubscription.objects.exists()
 
 
-def test_bad_keys_and_visitors_are_refused(vapid) -> None:  # noqa: ANN001
+def test_bad_keys_and_visitors_are_refused(vapid) -> None:
     data = _subscription()
     data["keys"]["auth"] = "not base64!"
     assert _post(login(UserFactory()), data).status_code == 400
@@ -286,7 +204,7 @@ def test_bad_keys_and_visitors_are_refused(vapid) -> None:  # noqa: ANN001
     ],
     ids=["not-json", "not-utf8", "long-number", "deep-nesting", "deep-nesting-within-the-cap"],
 )
-def test_a_body_that_is_not_readable_json_is_refused_with_a_sentence(vapid, body: bytes) -> None:  # noqa: ANN001
+def test_a_body_that_is_not_readable_json_is_refused_with_a_sentence(vapid, body: bytes) -> None:
     client = login(UserFactory())
     response = client.post(reverse("games-push-subscription"), body, content_type="application/json")
     assert response.status_code == 400
@@ -294,7 +212,7 @@ def test_a_body_that_is_not_readable_json_is_refused_with_a_sentence(vapid, body
     assert not PushSubscription.objects.exists()
 
 
-def test_a_subscription_with_the_longest_endpoint_still_fits_the_body_read(vapid) -> None:  # noqa: ANN001
+def test_a_subscription_with_the_longest_endpoint_still_fits_the_body_read(vapid) -> None:
     endpoint = "https://fcm.googleapis.com/fcm/send/"
     data = _subscription(endpoint + "a" * (1000 - len(endpoint))) | {"expirationTime": None}
     user = UserFactory()
@@ -312,7 +230,7 @@ def test_the_service_worker_is_served_from_the_root() -> None:
 # --- the choice and the test notice on the profile ---------------------------------------
 
 
-def test_the_profile_offers_the_choice_and_the_browser_switch(vapid) -> None:  # noqa: ANN001
+def test_the_profile_offers_the_choice_and_the_browser_switch(vapid) -> None:
     user = UserFactory()
     client = login(user)
     page = client.get(reverse("accounts-profile")).content.decode()
@@ -323,7 +241,7 @@ def test_the_profile_offers_the_choice_and_the_browser_switch(vapid) -> None:  #
     assert user.notify_by == User.NotifyBy.BOTH
 
 
-def test_the_test_notice_goes_the_chosen_way_and_not_too_often(vapid, service) -> None:  # noqa: ANN001
+def test_the_test_notice_goes_the_chosen_way_and_not_too_often(vapid, service) -> None:
     cache.clear()
     user = UserFactory(notify_by=User.NotifyBy.BOTH)
     Browser(service.endpoint("/t")).subscribe(user)
@@ -379,7 +297,7 @@ VALID = [
 
 
 @pytest.mark.parametrize("endpoint", CRAFTED)
-def test_a_crafted_endpoint_is_refused_at_subscribe(vapid, endpoint: str) -> None:  # noqa: ANN001
+def test_a_crafted_endpoint_is_refused_at_subscribe(vapid, endpoint: str) -> None:
     response = _post(login(UserFactory()), _subscription(endpoint))
     assert response.status_code == 400
     assert response.json() == {"ok": False, "message": "Your browser's push service is not one this site can send to."}
@@ -387,7 +305,7 @@ def test_a_crafted_endpoint_is_refused_at_subscribe(vapid, endpoint: str) -> Non
 
 
 @pytest.mark.parametrize("endpoint", CRAFTED)
-def test_a_crafted_endpoint_stored_another_way_is_never_posted_to(vapid, endpoint: str) -> None:  # noqa: ANN001
+def test_a_crafted_endpoint_stored_another_way_is_never_posted_to(vapid, endpoint: str) -> None:
     """A row from the admin, a script or an older check: the sender checks again, and the mail goes instead."""
     _match, mail, player = _turn_mail_due(User.NotifyBy.PUSH, Browser(endpoint))
     with mock.patch("games.push.webpush") as webpush:
@@ -399,7 +317,7 @@ def test_a_crafted_endpoint_stored_another_way_is_never_posted_to(vapid, endpoin
 
 
 @pytest.mark.parametrize("endpoint", VALID)
-def test_a_push_services_endpoint_is_taken_and_posted_to(vapid, endpoint: str) -> None:  # noqa: ANN001
+def test_a_push_services_endpoint_is_taken_and_posted_to(vapid, endpoint: str) -> None:
     user = UserFactory(notify_by=User.NotifyBy.PUSH)
     assert _post(login(user), _subscription(endpoint)).status_code == 200
     with mock.patch("games.push.webpush") as webpush:
@@ -423,7 +341,7 @@ def test_the_check_refuses_each_crafted_endpoint(endpoint: str) -> None:
     assert not endpoint_allowed(endpoint)
 
 
-def test_a_push_service_that_redirects_is_not_followed(vapid, service) -> None:  # noqa: ANN001
+def test_a_push_service_that_redirects_is_not_followed(vapid, service) -> None:
     """A redirect would aim the server's post at another address: it counts as a failed push."""
     elsewhere = PushService()
     try:
@@ -453,7 +371,7 @@ LIBRARY_ERRORS = [
 @pytest.mark.parametrize("error", LIBRARY_ERRORS, ids=lambda error: type(error).__name__)
 @pytest.mark.parametrize("notify_by", [User.NotifyBy.PUSH, User.NotifyBy.BOTH])
 def test_any_library_error_is_logged_and_the_turn_mail_still_goes(
-    vapid,  # noqa: ANN001
+    vapid,
     caplog: pytest.LogCaptureFixture,
     error: Exception,
     notify_by: str,
@@ -470,7 +388,7 @@ def test_any_library_error_is_logged_and_the_turn_mail_still_goes(
 
 
 @pytest.mark.parametrize("error", LIBRARY_ERRORS, ids=lambda error: type(error).__name__)
-def test_any_library_error_still_answers_the_test_notice_with_a_sentence(vapid, error: Exception) -> None:  # noqa: ANN001
+def test_any_library_error_still_answers_the_test_notice_with_a_sentence(vapid, error: Exception) -> None:
     cache.clear()
     user = UserFactory(notify_by=User.NotifyBy.BOTH)
     Browser(PushService.endpoint("/fails")).subscribe(user)
@@ -485,7 +403,7 @@ def test_any_library_error_still_answers_the_test_notice_with_a_sentence(vapid, 
 # --- one browser, one account ---------------------------------------------------------------------
 
 
-def test_a_browser_subscribed_for_another_account_stays_with_it(vapid) -> None:  # noqa: ANN001
+def test_a_browser_subscribed_for_another_account_stays_with_it(vapid) -> None:
     """Posting someone else's endpoint does not move their notices to you."""
     owner, other = UserFactory(), UserFactory()
     data = _subscription()
@@ -500,7 +418,7 @@ def test_a_browser_subscribed_for_another_account_stays_with_it(vapid) -> None: 
     assert PushSubscription.objects.get().user == owner  # nor can the other account turn them off
 
 
-def test_the_same_browser_subscribing_again_takes_its_new_keys(vapid) -> None:  # noqa: ANN001
+def test_the_same_browser_subscribing_again_takes_its_new_keys(vapid) -> None:
     user = UserFactory()
     client = login(user)
     assert _post(client, _subscription()).status_code == 200
@@ -514,14 +432,14 @@ def test_the_same_browser_subscribing_again_takes_its_new_keys(vapid) -> None:  
 
 
 @pytest.mark.parametrize("public", ["", "BPublicKeyWithoutItsPrivateHalf"], ids=["no-keys", "public-key-only"])
-def test_a_site_that_cannot_push_renders_no_switch(settings, public: str) -> None:  # noqa: ANN001
+def test_a_site_that_cannot_push_renders_no_switch(settings, public: str) -> None:
     settings.WEBPUSH_VAPID_PUBLIC_KEY, settings.WEBPUSH_VAPID_PRIVATE_KEY = public, ""
     page = login(UserFactory()).get(reverse("accounts-profile")).content.decode()
     assert "Browser notifications are not available on this site." in page
     assert "data-push-on" not in page and "data-push-off" not in page and 'data-key=""' in page
 
 
-def test_the_profile_tells_push_js_which_browsers_are_the_players(vapid) -> None:  # noqa: ANN001
+def test_the_profile_tells_push_js_which_browsers_are_the_players(vapid) -> None:
     """Only the player's own endpoints: a browser holding someone else's subscription is not "on" for them."""
     user, other = UserFactory(), UserFactory()
     Browser("https://fcm.googleapis.com/fcm/send/mine").subscribe(user)

@@ -20,7 +20,7 @@ from games.models import PushSubscription
 from games.push import OTHER_ACCOUNT
 from tests.games.browser_helpers import BROWSER_MARKS, DESKTOP, STEP_TIMEOUT_MS, sign_in_as
 from tests.games.factories import UserFactory
-from tests.games.test_push import Browser, PushService, vapid_keys
+from tests.games.push_service import Browser, PushService, vapid_keys
 
 playwright_sync = pytest.importorskip("playwright.sync_api", reason="the browser tests need the playwright package")
 
@@ -47,7 +47,7 @@ ENDPOINT = PushService.endpoint("/fcm/send/browser-test")
 
 
 @pytest.fixture
-def keys(settings: Any) -> str:  # noqa: ANN401 - pytest-django's settings fixture
+def keys(settings: Any) -> str:
     private, public = vapid_keys()
     settings.WEBPUSH_VAPID_PRIVATE_KEY, settings.WEBPUSH_VAPID_PUBLIC_KEY = private, public
     settings.WEBPUSH_ENABLED = True
@@ -55,13 +55,13 @@ def keys(settings: Any) -> str:  # noqa: ANN401 - pytest-django's settings fixtu
 
 
 def _profile(
-    browser: Any,  # noqa: ANN401 - Playwright's Browser
+    browser: Any,
     site: str,
     user: User,
     *,
     permissions: list[str],
     script: str = "",
-) -> Any:  # noqa: ANN401 - Playwright's Page
+) -> Any:
     context = browser.new_context(viewport=DESKTOP, permissions=permissions)
     client = Client()
     client.force_login(user)
@@ -79,11 +79,11 @@ def _fake_browser() -> str:
     return FAKE_PUSH % json.dumps({"endpoint": ENDPOINT, "keys": Browser(ENDPOINT).keys()})
 
 
-def _shown(page: Any) -> tuple[bool, bool]:  # noqa: ANN401 - Playwright's Page
+def _shown(page: Any) -> tuple[bool, bool]:
     return page.locator(ON).is_visible(), page.locator(OFF).is_visible()
 
 
-def test_without_a_key_neither_button_shows(browser: Any, site: str, settings: Any) -> None:  # noqa: ANN401
+def test_without_a_key_neither_button_shows(browser: Any, site: str, settings: Any) -> None:
     settings.WEBPUSH_VAPID_PRIVATE_KEY = settings.WEBPUSH_VAPID_PUBLIC_KEY = ""
     page = _profile(browser, site, UserFactory(), permissions=["notifications"])
     assert page.locator(STATUS).inner_text() == "Browser notifications are not available on this site."
@@ -91,14 +91,14 @@ def test_without_a_key_neither_button_shows(browser: Any, site: str, settings: A
     page.context.close()
 
 
-def test_a_browser_not_yet_subscribed_shows_only_the_on_button(browser: Any, site: str, keys: str) -> None:  # noqa: ANN401
+def test_a_browser_not_yet_subscribed_shows_only_the_on_button(browser: Any, site: str, keys: str) -> None:
     page = _profile(browser, site, UserFactory(), permissions=["notifications"])
     assert _shown(page) == (True, False)
     assert page.locator(STATUS).inner_text() == "Browser notifications are off in this browser."
     page.context.close()
 
 
-def test_a_browser_that_blocks_notifications_shows_neither_button(browser: Any, site: str, keys: str) -> None:  # noqa: ANN401
+def test_a_browser_that_blocks_notifications_shows_neither_button(browser: Any, site: str, keys: str) -> None:
     page = _profile(browser, site, UserFactory(), permissions=[])  # headless chromium denies what is not granted
     assert page.evaluate("Notification.permission") == "denied"
     assert _shown(page) == (False, False)
@@ -106,14 +106,14 @@ def test_a_browser_that_blocks_notifications_shows_neither_button(browser: Any, 
     page.context.close()
 
 
-def test_a_browser_without_the_push_api_shows_neither_button(browser: Any, site: str, keys: str) -> None:  # noqa: ANN401
+def test_a_browser_without_the_push_api_shows_neither_button(browser: Any, site: str, keys: str) -> None:
     page = _profile(browser, site, UserFactory(), permissions=["notifications"], script="delete window.PushManager;")
     assert _shown(page) == (False, False)
     assert page.locator(STATUS).inner_text() == "This browser cannot show notifications from a site."
     page.context.close()
 
 
-def test_turning_on_shows_only_off_and_turning_off_shows_only_on(browser: Any, site: str, keys: str) -> None:  # noqa: ANN401
+def test_turning_on_shows_only_off_and_turning_off_shows_only_on(browser: Any, site: str, keys: str) -> None:
     user = UserFactory()
     page = _profile(browser, site, user, permissions=["notifications"], script=_fake_browser())
     assert _shown(page) == (True, False)
@@ -131,7 +131,7 @@ def test_turning_on_shows_only_off_and_turning_off_shows_only_on(browser: Any, s
     page.context.close()
 
 
-def test_a_browser_subscribed_for_another_account_is_not_on_for_this_one(browser: Any, site: str, keys: str) -> None:  # noqa: ANN401
+def test_a_browser_subscribed_for_another_account_is_not_on_for_this_one(browser: Any, site: str, keys: str) -> None:
     """A shared computer: the browser holds the owner's subscription; another player sees "on" and is refused."""
     owner, other = UserFactory(), UserFactory()
     page = _profile(browser, site, owner, permissions=["notifications"], script=_fake_browser())

@@ -11,22 +11,22 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import ChatMessage, Mail, Match, Seat
-from games.services import chat_post, move_submit
+from games.services import chat_post
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
+from tests.games.queries import MOVE_QUERY_BUDGET, move_queries, writes
 
 pytestmark = pytest.mark.django_db
-MOVE_QUERY_BUDGET = 7
 
 
-def _count(client, url: str, **extra: str) -> int:  # noqa: ANN001
+def _count(client, url: str, **extra: str) -> int:
     with CaptureQueriesContext(connection) as ctx:
         assert client.get(url, **extra).status_code == 200
     return len(ctx.captured_queries)
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_the_table_page_costs_the_same_queries_as_the_match_grows(game: str, django_assert_max_num_queries) -> None:  # noqa: ANN001
+def test_the_table_page_costs_the_same_queries_as_the_match_grows(game: str, django_assert_max_num_queries) -> None:
     match = make_match(game)
     seat = match.seats.select_related("user").first()
     client = login(seat.user)
@@ -127,7 +127,7 @@ def _casual_matches(user: User, count: int, *, seed: int) -> None:
         make_match(game, users=[UserFactory()], bots=players - 1)
 
 
-def test_the_dashboard_costs_five_queries_however_many_matches(django_assert_num_queries) -> None:  # noqa: ANN001
+def test_the_dashboard_costs_five_queries_however_many_matches(django_assert_num_queries) -> None:
     from games.selectors import awaiting_count
     from games.services import SeatSpec, match_create
     from tests.games.factories import play_until_turn, quick_options
@@ -187,16 +187,6 @@ def test_the_header_counts_every_awaiting_match_when_the_dashboard_reads_only_th
     assert '<span class="badge">3</span>' in page.content.decode()
 
 
-def _move_queries(match: Match) -> list[str]:
-    """The SQL of one move by the first seat to act, through the service the play view calls."""
-    match.refresh_from_db()
-    seat = match.seats.select_related("user").get(number=match.engine.to_act(match.state)[0])
-    action = match.engine.legal_actions(match.state, seat.number)[0]
-    with CaptureQueriesContext(connection) as ctx:
-        move_submit(match=match, user=seat.user, seat=seat.number, action=action, version=match.version)
-    return [q["sql"] for q in ctx.captured_queries]
-
-
 @pytest.mark.parametrize("game", game_names())
 def test_an_htmx_move_answers_with_the_table_the_move_left_without_reading_it_again(game: str) -> None:
     """The live part is rendered from the rows the move locked and wrote: no second read of the match or seats."""
@@ -225,28 +215,24 @@ def test_an_htmx_move_answers_with_the_table_the_move_left_without_reading_it_ag
     assert sum('"games_match"' in q.split("WHERE")[0] and q.startswith("SELECT") for q in sql) == 1, sql
 
 
-def _writes(queries: list[str], verb: str, table: str) -> int:
-    return sum(q.startswith(verb) and f'"{table}"' in q.split("SET")[0].split("(")[0] for q in queries)
-
-
 @pytest.mark.parametrize("game", game_names())
 def test_a_move_costs_the_same_few_queries_however_long_the_match(game: str) -> None:
     players = Match(game=game).engine.MIN_PLAYERS
     for attempt in range(5):  # a short game may end within the moves played here: deal again, a few times
         users = [UserFactory(auto_forced_moves=False, notify=User.Notify.NEVER) for _ in range(players)]
         match = make_match(game, users=users)
-        first = _move_queries(match)
+        first = move_queries(match)
         play_engine_moves(match, 30, seed=attempt)
         if not match.is_over:
             break
     assert not match.is_over, "the setup needs a match still in play"
-    later = _move_queries(match)
+    later = move_queries(match)
     for queries in (first, later):
         # The test's savepoint pair, the match and its seats locked in one read, the move, the snapshot, and only
         # the seats whose row changed (the mover, the next to act): a fixed budget, whatever the length of the match.
         assert len(queries) <= MOVE_QUERY_BUDGET, queries
-        assert _writes(queries, "INSERT", "games_move") == 1 and _writes(queries, "UPDATE", "games_match") == 1
-        assert _writes(queries, "UPDATE", "games_seat") <= 2
+        assert writes(queries, "INSERT", "games_move") == 1 and writes(queries, "UPDATE", "games_match") == 1
+        assert writes(queries, "UPDATE", "games_seat") <= 2
         assert sum(q.startswith("SELECT") for q in queries) == 1, queries
         assert not any('"games_mail"' in q for q in queries)  # nobody here wants turn mail
 
@@ -256,26 +242,26 @@ def test_a_move_by_a_mail_wanting_player_adds_one_outbox_insert_and_nothing_else
     game = game_names()[0]
     players = Match(game=game).engine.MIN_PLAYERS
     match = make_match(game, users=[UserFactory(auto_forced_moves=False) for _ in range(players)])
-    queries = _move_queries(match)
+    queries = move_queries(match)
     match.refresh_from_db()
     awaited = match.seats.filter(awaiting=True).count()
     assert awaited, "the setup needs a seat to mail"
-    assert _writes(queries, "INSERT", "games_mail") == 1
+    assert writes(queries, "INSERT", "games_mail") == 1
     assert len(queries) <= MOVE_QUERY_BUDGET + 1, queries
     assert Mail.objects.filter(dedupe_key__startswith=f"turn:{match.pk}:").count() == 1 + awaited
 
 
 def test_bookkeeping_that_changes_nothing_writes_no_seat_row() -> None:
-    from games.services import _after_change
+    from games.services import match_bookkeeping
 
     match = make_match(game_names()[0])
     seats = list(match.seats.select_related("user"))
     with CaptureQueriesContext(connection) as ctx:
-        _after_change(match, seats, moved=set())  # nothing happened since the match started
+        match_bookkeeping(match=match, seats=seats, moved=set())  # nothing happened since the match started
     assert not [q["sql"] for q in ctx.captured_queries if '"games_seat"' in q["sql"]]
 
 
-def test_the_table_reads_a_match_with_its_seats_and_players_in_one_query(django_assert_num_queries) -> None:  # noqa: ANN001
+def test_the_table_reads_a_match_with_its_seats_and_players_in_one_query(django_assert_num_queries) -> None:
     from games.selectors import match_and_seats
 
     game = game_names()[0]

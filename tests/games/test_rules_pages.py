@@ -48,7 +48,7 @@ def test_the_markdown_reader_keeps_markup_out_of_python_and_escapes_text() -> No
     rules_page.cache_clear()
 
 
-def test_the_raw_html_in_a_rules_file_is_escaped(tmp_path, settings, monkeypatch) -> None:  # noqa: ANN001
+def test_the_raw_html_in_a_rules_file_is_escaped(tmp_path, settings, monkeypatch) -> None:
     from games import rules
 
     (tmp_path / "karnoffel.md").write_text("# K\n\nA <script>alert(1)</script> here.\n", encoding="utf-8")

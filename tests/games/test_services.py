@@ -177,7 +177,7 @@ def test_it_never_lets_the_forced_rule_play_a_real_choice() -> None:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_bots_play_their_turns_from_their_own_view(game: str, eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_bots_play_their_turns_from_their_own_view(game: str, eager, django_capture_on_commit_callbacks) -> None:
     with django_capture_on_commit_callbacks(execute=True):
         match = make_match(game, humans=1, bots=Match(game=game).engine.MIN_PLAYERS - 1, level="basic")
         play_random(match, 8, seed=1)
@@ -283,12 +283,10 @@ def test_it_waits_for_an_invited_player_and_starts_when_they_accept() -> None:
         invite_accept(token=seat.invite_token, user=friend)
 
 
-def test_the_deadline_hook_sets_a_clock_for_each_seat_to_act_and_clears_it_when_they_move(monkeypatch) -> None:  # noqa: ANN001
+def test_the_deadline_hook_sets_a_clock_for_each_seat_to_act_and_clears_it_when_they_move(monkeypatch) -> None:
     from datetime import timedelta
 
-    from games import services
-
-    monkeypatch.setattr(services, "turn_deadline", lambda *, match, seat, now: now + timedelta(days=2))
+    monkeypatch.setattr(Seat, "turn_deadline", lambda self, *, clock, now: now + timedelta(days=2))
     match = make_match(
         GAMES[0], users=[UserFactory(auto_forced_moves=False) for _ in range(Match(game=GAMES[0]).engine.MIN_PLAYERS)]
     )
@@ -346,7 +344,7 @@ def test_it_writes_a_forced_run_with_one_insert_and_keeps_the_seats_in_step(game
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)  # the move's transaction must be a real one, not a savepoint
-def test_moves_wait_for_the_disk_unless_told_otherwise_and_only_for_their_own_transaction(settings) -> None:  # noqa: ANN001
+def test_moves_wait_for_the_disk_unless_told_otherwise_and_only_for_their_own_transaction(settings) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -382,7 +380,7 @@ def test_the_engines_refusal_reaches_the_player_as_a_refusal_in_its_own_words(ga
     assert not isinstance(refused.value, ValueError)  # views catch Refused, never ValueError
 
 
-def test_an_engine_error_on_checked_options_is_a_bug_not_a_refusal(monkeypatch) -> None:  # noqa: ANN001
+def test_an_engine_error_on_checked_options_is_a_bug_not_a_refusal(monkeypatch) -> None:
     game = GAMES[0]
     module = Match(game=game).engine
     monkeypatch.setattr(module, "new_match", mock.Mock(side_effect=ValueError("an engine bug")))
@@ -394,7 +392,7 @@ def test_an_engine_error_on_checked_options_is_a_bug_not_a_refusal(monkeypatch) 
     assert not Match.objects.exists()
 
 
-def test_the_play_view_shows_a_refusal_but_lets_a_bug_through(monkeypatch) -> None:  # noqa: ANN001
+def test_the_play_view_shows_a_refusal_but_lets_a_bug_through(monkeypatch) -> None:
     """An IllegalAction while the app plays a forced move is the engine's bug: a server error, not a message."""
     from django.contrib.messages import get_messages
 
@@ -416,7 +414,7 @@ def test_the_play_view_shows_a_refusal_but_lets_a_bug_through(monkeypatch) -> No
     assert _snapshot(match)[0] == match.version
 
 
-def test_the_create_view_lets_an_engine_bug_through(monkeypatch) -> None:  # noqa: ANN001
+def test_the_create_view_lets_an_engine_bug_through(monkeypatch) -> None:
     from tests.games.conftest import login
 
     game = GAMES[0]
@@ -437,7 +435,7 @@ def test_the_create_view_lets_an_engine_bug_through(monkeypatch) -> None:  # noq
 
 
 def test_the_services_never_import_the_tasks() -> None:
-    """The tasks import the services (inside their bodies); the services queue tasks by name."""
+    """The tasks import the services; the services queue tasks by name (``games.followups``)."""
     from games import services
 
     tree = ast.parse(Path(services.__file__).read_text())
@@ -448,7 +446,7 @@ def test_the_services_never_import_the_tasks() -> None:
     assert "games.tasks" not in imported
 
 
-def test_a_bot_turn_is_queued_after_commit_never_played_inline(settings, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_a_bot_turn_is_queued_after_commit_never_played_inline(settings, django_capture_on_commit_callbacks) -> None:
     from celery import current_app
 
     settings.CELERY_TASK_ALWAYS_EAGER = True  # even so: production code has no inline loop of its own
@@ -467,7 +465,7 @@ def test_a_bot_turn_is_queued_after_commit_never_played_inline(settings, django_
 
 
 @pytest.mark.django_db(transaction=True)  # each bot move commits and queues the next from its on-commit callback
-def test_the_test_setup_plays_a_bot_chain_in_a_bounded_loop(eager, caplog) -> None:  # noqa: ANN001
+def test_the_test_setup_plays_a_bot_chain_in_a_bounded_loop(eager, caplog) -> None:
     eager.limit = 3
     game = GAMES[0]
     match = make_match(game, humans=0, bots=Match(game=game).engine.MIN_PLAYERS, level="random")
@@ -478,7 +476,7 @@ def test_the_test_setup_plays_a_bot_chain_in_a_bounded_loop(eager, caplog) -> No
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_test_setup_plays_an_all_bot_match_to_its_end_without_recursion(eager) -> None:  # noqa: ANN001
+def test_the_test_setup_plays_an_all_bot_match_to_its_end_without_recursion(eager) -> None:
     game = GAMES[0]
     depth = []
     real = tasks.bot_move.run

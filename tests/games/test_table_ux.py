@@ -1,4 +1,4 @@
-"""Issue 13, the table as a player wants it: what a newcomer stumbled on, outside the browser.
+"""The table as a player wants it: what a newcomer stumbled on, outside the browser.
 
 Mail links follow the address ``make run`` serves at; the header's "Your turn" count comes with every
 refresh of the table; a finished table shows the result, not live play; the export says how it counts
@@ -72,7 +72,7 @@ def test_make_run_gives_the_worker_the_address_it_serves_at() -> None:
     assert "SITE_URL='https://cards.example.org'" in _make_run("PORT=8611", SITE_URL="https://cards.example.org")
 
 
-def test_mail_queued_outside_a_request_links_to_site_url(settings, eager, django_capture_on_commit_callbacks) -> None:  # noqa: ANN001
+def test_mail_queued_outside_a_request_links_to_site_url(settings, eager, django_capture_on_commit_callbacks) -> None:
     """A turn mail written by a bot's move (a Celery task, no request anywhere) links to SITE_URL."""
     settings.SITE_URL = "http://127.0.0.1:8611"
     human = UserFactory(notify=User.Notify.EACH_TURN, auto_forced_moves=False)
@@ -217,7 +217,7 @@ def test_the_export_says_how_it_counts_seats_and_still_verifies() -> None:
 # --- a refused request is one warning line ----------------------------------------------------
 
 
-def test_a_refused_request_for_a_table_is_a_warning_line_not_a_traceback(caplog) -> None:  # noqa: ANN001
+def test_a_refused_request_for_a_table_is_a_warning_line_not_a_traceback(caplog) -> None:
     private = make_match(game_names()[0], private=True)
     public = make_match(game_names()[0])
     outsider = login(UserFactory())

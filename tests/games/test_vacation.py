@@ -15,7 +15,7 @@ from games import tasks
 from games.clocks import DAY, HOUR, TimeControl
 from games.errors import Refused
 from games.models import Match, Move, Seat
-from games.services import match_timeouts, move_submit, turn_deadline
+from games.services import match_timeouts, move_submit
 from games.vacation import vacation_end, vacation_expire, vacation_start
 from tests.games.factories import UserFactory, make_match, play_until_turn
 
@@ -49,7 +49,7 @@ def clocked(match: Match, tc: TimeControl = FISCHER) -> Match:
     Match.objects.filter(pk=match.pk).update(time_control=tc.to_json())
     match.refresh_from_db()
     for seat in match.seats.select_related("user").filter(awaiting=True):
-        Seat.objects.filter(pk=seat.pk).update(deadline=turn_deadline(match=match, seat=seat, now=T0))
+        Seat.objects.filter(pk=seat.pk).update(deadline=seat.turn_deadline(clock=match.clock, now=T0))
     return match
 
 

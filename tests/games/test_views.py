@@ -32,7 +32,7 @@ def _snapshot(match: Match) -> tuple:
     return match.version, match.state, match.moves.count(), ChatMessage.objects.filter(match=match).count()
 
 
-def _post_move(client, match: Match, action, version) -> object:  # noqa: ANN001
+def _post_move(client, match: Match, action, version) -> object:
     data = {"action": action if isinstance(action, str) else json.dumps(action), "version": version}
     return client.post(reverse("games-play", args=[match.pk]), data, follow=True)
 
@@ -223,7 +223,7 @@ def test_anonymous_visitors_see_the_landing_page() -> None:
     assert page.status_code == 200 and b"Log in" in page.content and b"Sign up" in page.content
 
 
-def test_replay_and_export_open_only_at_the_end_and_the_export_verifies(tmp_path) -> None:  # noqa: ANN001
+def test_replay_and_export_open_only_at_the_end_and_the_export_verifies(tmp_path) -> None:
     game = GAMES[0]
     match = make_match(game, options=quick_options(game))
     user = match.seats.first().user
@@ -254,7 +254,7 @@ def test_replay_and_export_open_only_at_the_end_and_the_export_verifies(tmp_path
             assert f'data-card="{code}"' in start
 
 
-# --- what the table tells each reader (issue 10: findings 4, 5 and 10) ----------------------------------
+# --- what the table tells each reader ----------------------------------
 
 
 def _mark_forced(match: Match, ply: int) -> int:
@@ -268,7 +268,7 @@ def _mark_forced(match: Match, ply: int) -> int:
     return match.moves.get(ply=ply).seat
 
 
-def _table_pages(client, match: Match) -> dict[str, str]:  # noqa: ANN001
+def _table_pages(client, match: Match) -> dict[str, str]:
     return {
         "table": client.get(match.get_absolute_url()).content.decode(),
         "poll": client.get(reverse("games-poll", args=[match.pk]), {"v": -1}, **HTMX).content.decode(),

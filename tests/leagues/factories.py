@@ -14,8 +14,18 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match, Seat
-from leagues import services
+from leagues.clubs import club_create
 from leagues.models import Club, Entrant, Fixture, League, Membership, Season
+from leagues.seasons import (
+    entrant_set_division,
+    fixtures_generate,
+    league_create,
+    season_close_registration,
+    season_create,
+    season_open_registration,
+    season_register,
+    season_start,
+)
 from tests.accounts.factories import UserFactory
 from tests.games.factories import quick_options
 
@@ -23,7 +33,7 @@ __all__ = ["UserFactory", "finish", "make_club", "make_league", "make_season", "
 
 
 def make_club(*, organizer: User | None = None, public: bool = True, name: str = "Tuesday Club") -> Club:
-    return services.club_create(name=name, created_by=organizer or UserFactory(), public=public)
+    return club_create(name=name, created_by=organizer or UserFactory(), public=public)
 
 
 def organizer_of(club: Club) -> User:
@@ -41,7 +51,7 @@ def member(club: Club, user: User | None = None, *, role: str = Membership.Role.
 def make_league(*, club: Club | None = None, game: str = "renfield", table_size: int = 4, **kwargs: Any) -> League:
     club = club or make_club()
     kwargs.setdefault("options", quick_options(game))
-    return services.league_create(
+    return league_create(
         club=club, actor=organizer_of(club), name=f"{game.title()} League", game=game, table_size=table_size, **kwargs
     )
 
@@ -59,16 +69,16 @@ def make_season(
     league = league or make_league()
     organizer = organizer_of(league.club)
     kwargs.setdefault("starts_on", date(2026, 1, 5))
-    season = services.season_create(league=league, actor=organizer, rounds=rounds, **kwargs)
-    services.season_open_registration(season=season, actor=organizer)
+    season = season_create(league=league, actor=organizer, rounds=rounds, **kwargs)
+    season_open_registration(season=season, actor=organizer)
     users = players if isinstance(players, list) else [UserFactory() for _ in range(players)]
     for user in users:
         member(league.club, user)
-        services.season_register(season=season, user=user)
-    services.season_close_registration(season=season, actor=organizer)
+        season_register(season=season, user=user)
+    season_close_registration(season=season, actor=organizer)
     if start:
-        services.fixtures_generate(season=season, actor=organizer, seed=seed)
-        services.season_start(season=season, actor=organizer)
+        fixtures_generate(season=season, actor=organizer, seed=seed)
+        season_start(season=season, actor=organizer)
     season.refresh_from_db()
     return season
 
@@ -102,7 +112,7 @@ def two_divisions_started(users: list[User]) -> Season:
     boss = organizer_of(season.league.club)
     for i, user in enumerate(users):
         entrant = Entrant.objects.get(season=season, user=user)
-        services.entrant_set_division(entrant=entrant, actor=boss, division=1 + i // 4)
-    services.fixtures_generate(season=season, actor=boss, seed=1)
-    services.season_start(season=season, actor=boss)
+        entrant_set_division(entrant=entrant, actor=boss, division=1 + i // 4)
+    fixtures_generate(season=season, actor=boss, seed=1)
+    season_start(season=season, actor=boss)
     return season

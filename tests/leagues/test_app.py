@@ -46,5 +46,5 @@ def test_every_page_lives_under_the_prefix_and_no_slug_shadows_another_page(name
 
 
 def test_the_invitation_link_has_the_name_the_services_mail() -> None:
-    # leagues.services.invitation_url reverses "leagues-invite" with the token.
+    # leagues.clubs.invitation_url reverses "leagues-invite" with the token.
     assert resolve(reverse("leagues-invite", args=["abc"])).func is views.invite

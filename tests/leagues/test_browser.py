@@ -1,4 +1,4 @@
-"""Issue 12 in a real browser: an organizer runs a season from the new club to its first standings.
+"""In a real browser: an organizer runs a season from the new club to its first standings.
 
 The organizer clicks through the pages; the players are made with factories and register through
 the service (their own pages are covered in test_views.py), and one match is finished through the
@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from leagues import services
 from leagues.models import Club, Entrant, Season
+from leagues.results import fixture_count
+from leagues.seasons import season_register
 from tests.games.browser_helpers import BROWSER_MARKS, DESKTOP, STEP_TIMEOUT_MS, sign_in_as
 from tests.leagues.factories import UserFactory, finish, fixtures_of, member
 
@@ -27,7 +28,7 @@ def _click(page: playwright_sync.Page, name: str) -> None:
     page.wait_for_load_state()
 
 
-def test_an_organizer_runs_a_season_from_a_new_club_to_the_first_standings(browser, site: str, tmp_path: Path) -> None:  # noqa: ANN001
+def test_an_organizer_runs_a_season_from_a_new_club_to_the_first_standings(browser, site: str, tmp_path: Path) -> None:
     organizer = UserFactory(display_name="Olive Organizer")
     client = Client()
     client.force_login(organizer)
@@ -60,7 +61,7 @@ def test_an_organizer_runs_a_season_from_a_new_club_to_the_first_standings(brows
 
     players = [member(club, UserFactory(display_name=f"Reg Player {n}")) for n in range(1, 5)]
     for player in players:
-        services.season_register(season=season, user=player)
+        season_register(season=season, user=player)
     page.reload()
     assert "Entrants (4)" in page.locator("main").inner_text()
 
@@ -76,7 +77,7 @@ def test_an_organizer_runs_a_season_from_a_new_club_to_the_first_standings(brows
     page.screenshot(path=str(tmp_path / "season.png"), full_page=True)
 
     fixture = fixtures_of(season)[0]
-    services.fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
+    fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
     winner = Entrant.objects.get(pk=fixture.seats[0]).user
 
     page.get_by_role("link", name="Standings").click()

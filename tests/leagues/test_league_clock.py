@@ -8,10 +8,12 @@ from html.parser import HTMLParser
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from accounts.models import User
-from games.clocks import HOUR, PRESETS, TimeControl
+from games.clocks import CUSTOM_HOURS, HOUR, PRESETS, TimeControl
 from leagues.models import League
+from tests.html_inputs import rendered_inputs
 from tests.leagues.factories import make_league, organizer_of
 
 pytestmark = pytest.mark.django_db
@@ -129,3 +131,55 @@ def test_a_custom_clock_without_all_three_times_is_a_form_error() -> None:
     assert "A custom time control needs all three times, in hours." in response.content.decode()
     league.refresh_from_db()
     assert TimeControl.from_json(league.time_control) == CUSTOM
+
+
+def test_the_custom_clock_inputs_carry_the_servers_bounds() -> None:
+    """The same limits as the new match form, from the same constants: the browser refuses what the server would."""
+    league = make_league(time_control=CUSTOM)
+    html = login(organizer_of(league.club)).get(edit_url(league)).content.decode()
+    for part, (low, high) in CUSTOM_HOURS.items():
+        attrs = rendered_inputs(html)[f"tc_{part}"]
+        assert (float(attrs["min"]), float(attrs["max"]), attrs["step"]) == (low, high, "any"), part
+
+
+def test_a_stored_clock_outside_the_limits_widens_the_bounds_just_enough_to_keep_it() -> None:
+    odd = TimeControl(initial=timedelta(minutes=40), increment=timedelta(seconds=1000), cap=timedelta(minutes=50))
+    league = make_league(time_control=odd)
+    attrs = rendered_inputs(login(organizer_of(league.club)).get(edit_url(league)).content.decode())["tc_initial"]
+    assert float(attrs["min"]) == pytest.approx(40 / 60) and float(attrs["max"]) == CUSTOM_HOURS["initial"][1]
+
+
+@pytest.mark.parametrize(
+    ("part", "hours"),
+    [
+        ("tc_initial", CUSTOM_HOURS["initial"][0] - 0.01),
+        ("tc_increment", CUSTOM_HOURS["increment"][0] - 0.01),
+        ("tc_cap", CUSTOM_HOURS["cap"][1] + 0.01),
+        ("tc_initial", 1e30),  # past what a timedelta holds: was an OverflowError, a 500
+    ],
+)
+def test_a_custom_clock_past_a_bound_is_refused_beside_its_field_and_changes_nothing(part: str, hours: float) -> None:
+    league = make_league(time_control=CUSTOM)
+    client = login(organizer_of(league.club))
+    values = form_values(client.get(edit_url(league)).content.decode())
+
+    response = client.post(edit_url(league), values | {part: str(hours)})
+
+    assert response.status_code == 200
+    errors = [str(m) for m in response.context["form"].errors[part]]
+    assert errors and all(m[0].isupper() and m.endswith(".") and escape(m) in response.content.decode() for m in errors)
+    assert "needs all three times" not in response.content.decode()  # the hours were all given
+    league.refresh_from_db()
+    assert TimeControl.from_json(league.time_control) == CUSTOM
+
+
+def test_custom_hours_left_under_a_preset_are_not_read() -> None:
+    league = make_league(time_control=CUSTOM)
+    client = login(organizer_of(league.club))
+    values = form_values(client.get(edit_url(league)).content.decode())
+
+    response = client.post(edit_url(league), values | {"time_control": "3d", "tc_initial": "1e30", "tc_cap": "-1"})
+
+    assert response.status_code == 302
+    league.refresh_from_db()
+    assert TimeControl.from_json(league.time_control) == PRESETS["3d"][1]

@@ -17,8 +17,9 @@ from django.urls import URLResolver, resolve, reverse
 
 import leagues.urls
 from accounts.models import User
-from leagues import services
+from leagues.clubs import club_invite
 from leagues.models import AuditEntry, Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
+from leagues.seasons import season_create, season_open_registration, season_register
 from tests.accounts.factories import UserFactory
 from tests.leagues.factories import make_club, make_league, make_season, member
 
@@ -49,11 +50,11 @@ def build(*, state: str = "running", public: bool = True) -> World:
     league = make_league(club=club)
     players = [player, UserFactory(), UserFactory(), UserFactory()]
     if state == "registration":
-        season = services.season_create(league=league, actor=organizer, rounds=1)
-        services.season_open_registration(season=season, actor=organizer)
+        season = season_create(league=league, actor=organizer, rounds=1)
+        season_open_registration(season=season, actor=organizer)
         for user in players[1:]:
             member(club, user)
-            services.season_register(season=season, user=user)
+            season_register(season=season, user=user)
     else:
         season = make_season(league=league, players=players, rounds=1, start=state == "running")
     users: dict[str, User | None] = {
@@ -319,7 +320,7 @@ def test_the_invitation_link_opens_the_club_to_whoever_holds_it_once(public: boo
     world = build(public=public)
     organizer = world.users["organizer"]
     assert organizer is not None
-    invitation = services.club_invite(club=world.club, actor=organizer, email="invitee@example.com")
+    invitation = club_invite(club=world.club, actor=organizer, email="invitee@example.com")
     link = reverse("leagues-invite", args=[invitation.token])
     assert {role: _get(world, role, link) for role in ROLES} == EVERYONE
     posted = {role: client_for(world.users[role]).post(link).status_code for role in ROLES}

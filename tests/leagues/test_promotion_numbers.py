@@ -8,9 +8,12 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from leagues import services
+from leagues.errors import NumbersRefused
 from leagues.models import Entrant, Season
-from leagues.services import NumbersRefused, check_promotion_fits, division_moves
+from leagues.results import fixture_count
+from leagues.rollover import season_finish
+from leagues.seasons import entrant_set_division, fixtures_generate, season_start
+from leagues.standings import check_promotion_fits, division_moves
 from tests.leagues.factories import UserFactory, finish, fixtures_of, make_season, organizer_of
 
 pytestmark = pytest.mark.django_db
@@ -24,12 +27,12 @@ def two_divisions(top: int, bottom: int, *, promote: int = 1, relegate: int = 1)
     boss = organizer_of(season.league.club)
     for i, user in enumerate(users):
         entrant = Entrant.objects.get(season=season, user=user)
-        services.entrant_set_division(entrant=entrant, actor=boss, division=1 if i < top else 2)
-    services.fixtures_generate(season=season, actor=boss, seed=1)
-    services.season_start(season=season, actor=boss)
+        entrant_set_division(entrant=entrant, actor=boss, division=1 if i < top else 2)
+    fixtures_generate(season=season, actor=boss, seed=1)
+    season_start(season=season, actor=boss)
     for division in (1, 2):
         for fixture in fixtures_of(season, division=division):
-            services.fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
+            fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
     season.refresh_from_db()
     return season
 
@@ -102,7 +105,7 @@ def test_finishing_with_numbers_a_division_cannot_hold_is_refused_and_changes_no
     season = two_divisions(4, 3)
     boss = organizer_of(season.league.club)
     with pytest.raises(NumbersRefused, match="Division 2 has only 3 players: it cannot send 3 up"):
-        services.season_finish(season=season, actor=boss, promote=3, relegate=1)
+        season_finish(season=season, actor=boss, promote=3, relegate=1)
     season.refresh_from_db()
     assert season.status == Season.Status.RUNNING and (season.promote, season.relegate) == (1, 1)
     assert not Season.objects.filter(previous=season).exists()
@@ -129,6 +132,6 @@ def test_the_finish_form_shows_the_refusal_as_a_form_error_beside_the_numbers() 
 
 def test_numbers_that_fit_carry_the_players_across() -> None:
     season = two_divisions(4, 3)
-    nxt = services.season_finish(season=season, actor=organizer_of(season.league.club), promote=2, relegate=3)
+    nxt = season_finish(season=season, actor=organizer_of(season.league.club), promote=2, relegate=3)
     divisions = sorted(nxt.entrants.values_list("division", flat=True))
     assert divisions == [1, 1, 1, 2, 2, 2, 2]  # 4 - 3 + 2 above, 3 - 2 + 3 below

@@ -9,11 +9,14 @@ import pytest
 from django.db import connection
 
 from games.models import Match, Seat
-from leagues import ratings, services
+from leagues import ratings, tasks
+from leagues.errors import LeagueRefused, NotOrganizer
 from leagues.models import AuditEntry, Entrant, Fixture, Rating, RatingChange, Round, Season, Standing
-from leagues.services import LeagueRefused, NotOrganizer
-from leagues.tasks import fixture_count, results_sweep
-from tests.games.conftest import eager  # noqa: F401 - the fixture
+from leagues.results import fixture_count, result_adjust, result_forfeit, round_settle, standings_rebuild
+from leagues.rollover import season_finish
+from leagues.seasons import entrant_set_division, fixtures_generate, season_start
+from leagues.selectors import uncounted_matches
+from leagues.tasks import results_sweep
 from tests.games.factories import play_engine_moves
 from tests.leagues.factories import (
     UserFactory,
@@ -58,7 +61,7 @@ def test_it_adds_a_result_by_place_points() -> None:
     season = make_season(players=4, rounds=2, fill="byes")
     fixture = fixtures_of(season)[0]
     finish(fixture, [2, 1, 4, 3], scores=[5, 9, -2, 1])
-    assert services.fixture_count(match_id=fixture.match_id) is True  # type: ignore[arg-type]
+    assert fixture_count(match_id=fixture.match_id) is True  # type: ignore[arg-type]
     a, b, c, d = (standing(e) for e in fixture.seats)  # type: ignore[arg-type]
     assert [s.points for s in (a, b, c, d)] == [2, 4, 0, 1]
     assert [s.wins for s in (a, b, c, d)] == [0, 1, 0, 0]
@@ -77,7 +80,7 @@ def test_shared_places_share_their_points() -> None:
     season = make_season(players=4, rounds=1, fill="byes")
     fixture = fixtures_of(season)[0]
     finish(fixture, [1, 1, 3, 3])
-    services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     assert [standing(e).points for e in fixture.seats] == [3, 3, 0.5, 0.5]  # type: ignore[arg-type]
     assert [standing(e).wins for e in fixture.seats] == [1, 1, 0, 0]  # type: ignore[arg-type]
 
@@ -86,7 +89,7 @@ def test_the_games_own_score_can_be_the_points() -> None:
     season = make_season(league=make_league(scoring="game_score"), players=4, rounds=1, fill="byes")
     fixture = fixtures_of(season)[0]
     finish(fixture, [1, 2, 3, 4], scores=[30, 20, 10, -5])
-    services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     assert [standing(e).points for e in fixture.seats] == [30, 20, 10, -5]  # type: ignore[arg-type]
 
 
@@ -96,7 +99,7 @@ def test_bots_are_neither_in_the_standings_nor_rated() -> None:
     assert fixture.seats.count(None) == 1
     places = [1, 2, 3, 4]
     finish(fixture, places)
-    services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     assert Standing.objects.filter(season=season, played=1).count() == 3
     assert Rating.objects.count() == 3
     bot_seat = fixture.seats.index(None)
@@ -109,29 +112,29 @@ def test_counting_twice_and_the_sweep_after_change_nothing() -> None:
     season = make_season(players=8, rounds=1)
     first, second = fixtures_of(season)
     finish(first, [1, 2, 3, 4])
-    assert fixture_count.apply(args=(first.match_id,)).get() is True
+    assert tasks.fixture_count.apply(args=(first.match_id,)).get() is True
     after_one = snapshot(season)
-    assert fixture_count.apply(args=(first.match_id,)).get() is False
-    assert services.fixture_count(match_id=first.match_id) is False  # type: ignore[arg-type]
+    assert tasks.fixture_count.apply(args=(first.match_id,)).get() is False
+    assert fixture_count(match_id=first.match_id) is False  # type: ignore[arg-type]
     assert results_sweep.apply().get() == 0
     assert snapshot(season) == after_one
     # The sweep finds a finished match whose message was lost, and only that one.
     finish(second, [4, 3, 2, 1])
-    assert services.uncounted_matches() == [second.match_id]
+    assert uncounted_matches() == [second.match_id]
     assert results_sweep.apply().get() == 1
-    assert services.uncounted_matches() == []
+    assert uncounted_matches() == []
     assert Standing.objects.filter(season=season, played=1).count() == 8
 
 
 def test_an_unfinished_match_is_not_counted() -> None:
     season = make_season(players=4, rounds=1)
     fixture = fixtures_of(season)[0]
-    assert services.fixture_count(match_id=fixture.match_id) is False  # type: ignore[arg-type]
+    assert fixture_count(match_id=fixture.match_id) is False  # type: ignore[arg-type]
     assert not Standing.objects.filter(season=season, played__gt=0).exists()
 
 
 def test_a_match_played_to_the_end_reaches_the_standings_through_the_signal(
-    eager: Any,  # noqa: F811 - the fixture
+    eager: Any,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     league = make_league(game="karnoffel", options={"target": 1})
@@ -160,7 +163,7 @@ def test_ratings_follow_the_placings() -> None:
     season = make_season(players=4, rounds=1, fill="byes")
     fixture = fixtures_of(season)[0]
     finish(fixture, [1, 2, 3, 4])
-    services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     users = dict(Entrant.objects.values_list("pk", "user_id"))
     order = [Rating.objects.get(user_id=users[e]).ordinal for e in fixture.seats]  # type: ignore[index]
     assert order == sorted(order, reverse=True)
@@ -175,8 +178,8 @@ def test_a_forfeit_before_the_end_stops_the_match_and_counts_the_table() -> None
     fixture = fixtures_of(season)[0]
     boss, quitter = organizer_of(season.league.club), fixture.seats[1]
     with pytest.raises(LeagueRefused, match="Say why"):
-        services.result_forfeit(fixture=fixture, actor=boss, entrants=[quitter], reason=" ")
-    services.result_forfeit(fixture=fixture, actor=boss, entrants=[quitter], reason="Never showed up.")
+        result_forfeit(fixture=fixture, actor=boss, entrants=[quitter], reason=" ")
+    result_forfeit(fixture=fixture, actor=boss, entrants=[quitter], reason="Never showed up.")
     fixture.refresh_from_db()
     assert fixture.match.status == Match.Status.ABANDONED  # type: ignore[union-attr]
     assert not Seat.objects.filter(match=fixture.match, awaiting=True).exists()
@@ -185,7 +188,7 @@ def test_a_forfeit_before_the_end_stops_the_match_and_counts_the_table() -> None
     entry = AuditEntry.objects.get(season=season, kind=AuditEntry.Kind.FORFEIT)
     assert "Never showed up." in entry.text and entry.actor == boss
     # The match's end, should it come anyway, is not counted on top.
-    assert services.fixture_count(match_id=fixture.match_id) is False  # type: ignore[arg-type]
+    assert fixture_count(match_id=fixture.match_id) is False  # type: ignore[arg-type]
 
 
 def test_an_adjustment_applies_the_difference_and_agrees_with_a_rebuild() -> None:
@@ -193,15 +196,15 @@ def test_an_adjustment_applies_the_difference_and_agrees_with_a_rebuild() -> Non
     boss = organizer_of(season.league.club)
     for n, fixture in enumerate(fixtures_of(season) + fixtures_of(season, round_number=2)):
         finish(fixture, [[1, 2, 3, 4], [4, 3, 2, 1], [2, 2, 1, 4]][n % 3])
-        services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+        fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     target = fixtures_of(season)[0]
     before = {e: standing(e).points for e in target.seats}  # type: ignore[misc]
-    services.result_adjust(fixture=target, actor=boss, places=[4, 3, 2, 1], reason="Scores were swapped.")
+    result_adjust(fixture=target, actor=boss, places=[4, 3, 2, 1], reason="Scores were swapped.")
     after = {e: standing(e).points for e in target.seats}  # type: ignore[misc]
     assert [after[e] - before[e] for e in target.seats] == [-4, -1, 1, 4]  # type: ignore[index]
     assert standing(target.seats[0]).form[0]["place"] == 4  # type: ignore[arg-type]
     incremental = snapshot(season)
-    services.standings_rebuild(season=season, actor=boss)
+    standings_rebuild(season=season, actor=boss)
     rebuilt = snapshot(season)
     assert rebuilt["standings"] == incremental["standings"]
     entry = AuditEntry.objects.get(season=season, kind=AuditEntry.Kind.ADJUST)
@@ -212,9 +215,9 @@ def test_an_adjustment_checks_the_places() -> None:
     season = make_season(players=4, rounds=1, fill="byes")
     fixture = fixtures_of(season)[0]
     with pytest.raises(LeagueRefused, match="from 1 to 4"):
-        services.result_adjust(fixture=fixture, actor=organizer_of(season.league.club), places=[1, 2, 5, 3], reason="x")
+        result_adjust(fixture=fixture, actor=organizer_of(season.league.club), places=[1, 2, 5, 3], reason="x")
     with pytest.raises(NotOrganizer):
-        services.result_adjust(fixture=fixture, actor=UserFactory(), places=[1, 2, 3, 4], reason="x")
+        result_adjust(fixture=fixture, actor=UserFactory(), places=[1, 2, 3, 4], reason="x")
 
 
 # --- rounds: sequential opening, settling at "play by" -------------------------
@@ -224,10 +227,10 @@ def test_the_next_round_opens_when_the_last_table_is_counted() -> None:
     season = make_season(players=8, rounds=2, round_mode="sequential", fill="byes")
     first, second = fixtures_of(season)
     finish(first, [1, 2, 3, 4])
-    services.fixture_count(match_id=first.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=first.match_id)  # type: ignore[arg-type]
     assert Round.objects.get(season=season, number=2).opened_at is None
     finish(second, [1, 2, 3, 4])
-    services.fixture_count(match_id=second.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=second.match_id)  # type: ignore[arg-type]
     assert Round.objects.get(season=season, number=2).opened_at is not None
     assert all(f.match_id for f in fixtures_of(season, round_number=2))
 
@@ -241,7 +244,7 @@ def test_settling_as_it_stands_scores_the_current_scores() -> None:
     play_engine_moves(match, 60, seed=2)
     match.refresh_from_db()
     scores = match.engine.view(match.state, None)["scores"]
-    services.round_settle(round=fixture.round)
+    round_settle(round=fixture.round)
     fixture.refresh_from_db()
     match.refresh_from_db()
     assert match.status == Match.Status.ABANDONED
@@ -256,14 +259,14 @@ def test_settling_as_it_stands_scores_the_current_scores() -> None:
 
 
 def test_settling_by_bots_hands_the_seats_to_bots_who_finish_the_match(
-    eager: Any,  # noqa: F811 - the fixture
+    eager: Any,
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     league = make_league(game="karnoffel", options={"target": 1}, timeout_bot_level="random")
     season = make_season(league=league, players=4, rounds=1)
     fixture = fixtures_of(season)[0]
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_settle(round=fixture.round)
+        round_settle(round=fixture.round)
     fixture.refresh_from_db()
     assert set(Seat.objects.filter(match=fixture.match).values_list("bot_level", flat=True)) == {"random"}
     assert fixture.match.status == Match.Status.FINISHED  # type: ignore[union-attr]
@@ -282,20 +285,20 @@ def test_finishing_freezes_and_carries_players_with_promotion_and_relegation() -
     divisions = {u: 1 + i // 4 for i, u in enumerate(users)}
     season = make_season(players=users, rounds=1, divisions=2, promote=1, relegate=1, fill="byes", start=False)
     for user, division in divisions.items():
-        services.entrant_set_division(
+        entrant_set_division(
             entrant=Entrant.objects.get(season=season, user=user),
             actor=organizer_of(season.league.club),
             division=division,
         )
     boss = organizer_of(season.league.club)
-    services.fixtures_generate(season=season, actor=boss, seed=1)
-    services.season_start(season=season, actor=boss)
+    fixtures_generate(season=season, actor=boss, seed=1)
+    season_start(season=season, actor=boss)
     for division in (1, 2):
         fixture = fixtures_of(season, division=division)[0]
         finish(fixture, [1, 2, 3, 4])
-        services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+        fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     top = {d: fixtures_of(season, division=d)[0].seats for d in (1, 2)}
-    nxt = services.season_finish(season=season, actor=boss)
+    nxt = season_finish(season=season, actor=boss)
     season.refresh_from_db()
     assert season.is_frozen and season.status == Season.Status.FINISHED
     user_of = dict(Entrant.objects.filter(season=season).values_list("pk", "user_id"))
@@ -308,8 +311,8 @@ def test_finishing_freezes_and_carries_players_with_promotion_and_relegation() -
     # Frozen: a forfeit is refused; an organizer's adjustment still goes through, with the audit.
     fixture = fixtures_of(season)[0]
     with pytest.raises(LeagueRefused, match="final"):
-        services.result_forfeit(fixture=fixture, actor=boss, entrants=[fixture.seats[0]], reason="Late claim.")
-    services.result_adjust(fixture=fixture, actor=boss, places=[2, 1, 3, 4], reason="Appeal upheld.")
+        result_forfeit(fixture=fixture, actor=boss, entrants=[fixture.seats[0]], reason="Late claim.")
+    result_adjust(fixture=fixture, actor=boss, places=[2, 1, 3, 4], reason="Appeal upheld.")
     assert standing(fixture.seats[1]).points == 4  # type: ignore[arg-type]
 
 
@@ -317,15 +320,15 @@ def test_a_match_ending_after_the_freeze_changes_nothing() -> None:
     season = make_season(players=4, rounds=2, fill="byes", round_mode="sequential")
     boss = organizer_of(season.league.club)
     first = fixtures_of(season)[0]
-    services.result_forfeit(fixture=first, actor=boss, entrants=[first.seats[0]], reason="Left the club.")
+    result_forfeit(fixture=first, actor=boss, entrants=[first.seats[0]], reason="Left the club.")
     second = fixtures_of(season, round_number=2)[0]
-    services.result_forfeit(fixture=second, actor=boss, entrants=[second.seats[0]], reason="Left the club.")
-    services.season_finish(season=season, actor=boss)
+    result_forfeit(fixture=second, actor=boss, entrants=[second.seats[0]], reason="Left the club.")
+    season_finish(season=season, actor=boss)
     # A round-two match that somehow finished late (the forfeit stopped it): counting it changes nothing.
     Fixture.objects.filter(pk=second.pk).update(counted_at=None)
     finish(second, [1, 2, 3, 4])
     before = snapshot(season)
-    assert services.fixture_count(match_id=second.match_id) is True  # type: ignore[arg-type]
+    assert fixture_count(match_id=second.match_id) is True  # type: ignore[arg-type]
     after = snapshot(season)
     assert after["standings"] == before["standings"] and after["ratings"] == before["ratings"]
     assert AuditEntry.objects.filter(season=season, text__contains="after the season was frozen").exists()
@@ -334,7 +337,7 @@ def test_a_match_ending_after_the_freeze_changes_nothing() -> None:
 def test_a_season_with_matches_still_playing_cannot_finish() -> None:
     season = make_season(players=4, rounds=1)
     with pytest.raises(LeagueRefused, match="still being played"):
-        services.season_finish(season=season, actor=organizer_of(season.league.club))
+        season_finish(season=season, actor=organizer_of(season.league.club))
 
 
 # --- the race: two workers count the same match ---------------------------------
@@ -351,7 +354,7 @@ def test_two_workers_counting_the_same_match_count_it_once() -> None:
     def worker() -> None:
         try:
             barrier.wait()
-            results.append(services.fixture_count(match_id=fixture.match_id))  # type: ignore[arg-type]
+            results.append(fixture_count(match_id=fixture.match_id))  # type: ignore[arg-type]
         finally:
             connection.close()
 
@@ -379,7 +382,7 @@ def test_two_tables_counted_at_once_both_reach_a_shared_players_line() -> None:
     def worker(match_id: int) -> None:
         try:
             barrier.wait()
-            services.fixture_count(match_id=match_id)
+            fixture_count(match_id=match_id)
         finally:
             connection.close()
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from leagues import services
 from leagues.models import Entrant, Rating, Season, Standing
+from leagues.results import fixture_count
 from leagues.selectors import fixtures_for_user, player_season, standings_for
 from tests.leagues.factories import finish, fixtures_of, make_league, make_season
 
@@ -83,7 +83,7 @@ def test_rows_carry_rating_form_and_points_by_round() -> None:
     season = make_season(players=4, rounds=2, fill="byes")
     fixture = fixtures_of(season)[0]
     finish(fixture, [1, 2, 3, 4])
-    services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     rows = standings_for(season=season)
     assert [r.rank for r in rows] == [1, 2, 3, 4]
     top = rows[0]
@@ -102,7 +102,7 @@ def test_the_standings_take_the_same_queries_however_big_the_season(
     fixtures = fixtures_of(season)
     for n, fixture in enumerate(fixtures):
         finish(fixture, [1, 2, 3, 4] if n % 2 else [2, 1, 4, 3])
-        services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+        fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     season = Season.objects.select_related("league").get(pk=season.pk)
     with django_assert_num_queries(2):  # the lines with the ratings, the meetings of the tied
         rows = standings_for(season=season)
@@ -137,7 +137,7 @@ def test_a_players_season_lists_their_tables_and_rating_changes() -> None:
     season = make_season(players=4, rounds=2, fill="byes")
     fixture = fixtures_of(season)[0]
     finish(fixture, [2, 1, 3, 4])
-    services.fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
+    fixture_count(match_id=fixture.match_id)  # type: ignore[arg-type]
     entrant = Entrant.objects.select_related("user").get(pk=fixture.seats[1])
     page = player_season(season=season, user=entrant.user)
     assert page is not None and page.row is not None and page.row.rank == 1

@@ -14,9 +14,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from leagues import services
 from leagues.models import Season
 from leagues.presenters import CHART_PAD, CHART_PLAYERS, COLUMN_LABELS
+from leagues.results import fixture_count
 from leagues.selectors import standings_for
 from tests.leagues.factories import finish, fixtures_of, make_league, make_season
 
@@ -34,7 +34,7 @@ def played(season: Season, *, rounds: int) -> Season:
     for number in range(1, rounds + 1):
         for fixture in fixtures_of(season, round_number=number):
             match = finish(fixture, list(range(1, len(fixture.seats) + 1)))
-            services.fixture_count(match_id=match.pk)
+            fixture_count(match_id=match.pk)
     return season
 
 

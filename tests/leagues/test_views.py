@@ -12,8 +12,9 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Mail, Match, Seat
-from leagues import services
+from leagues.clubs import club_invite
 from leagues.models import AuditEntry, Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
+from leagues.results import fixture_count
 from tests.accounts.factories import UserFactory
 from tests.leagues.factories import (
     finish,
@@ -99,7 +100,7 @@ def test_an_invitation_is_mailed_with_the_link_that_joins_the_club() -> None:
 
 def test_a_used_invitation_says_so() -> None:
     club = make_club()
-    invitation = services.club_invite(club=club, actor=organizer_of(club), email="x@example.com")
+    invitation = club_invite(club=club, actor=organizer_of(club), email="x@example.com")
     link = reverse("leagues-invite", args=[invitation.token])
     login(UserFactory()).post(link)
     html = page(login(UserFactory()).post(link, follow=True))
@@ -349,7 +350,7 @@ def test_the_organizer_sees_overdue_and_bot_played_matches() -> None:
 def test_finishing_a_season_leads_to_the_next_one() -> None:
     season = make_season(players=4, rounds=1)
     fixture = fixtures_of(season)[0]
-    services.fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
+    fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
     response = login(organizer_of(season.league.club)).post(season_url(season, "leagues-season-finish"))
     following = Season.objects.get(previous=season)
     assert response["Location"] == season_url(following)
@@ -370,7 +371,7 @@ def test_finishing_with_matches_still_playing_is_refused_with_the_reason() -> No
 def test_the_player_page_lists_their_tables_and_results() -> None:
     season = make_season(players=4, rounds=2)
     fixture = fixtures_of(season)[0]
-    services.fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
+    fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
     first = Entrant.objects.get(pk=fixture.seats[0]).user
     html = page(Client().get(season_url(season, "leagues-player", first.pk)))
     assert first.name in html
@@ -399,7 +400,7 @@ def test_the_profile_partial_shows_each_games_rating_with_its_recent_changes() -
     season = make_season(players=4, rounds=2)
     for number in (1, 2):
         fixture = fixtures_of(season, round_number=number)[0]
-        services.fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
+        fixture_count(match_id=finish(fixture, [1, 2, 3, 4]).pk)
     first = Entrant.objects.get(pk=fixtures_of(season)[0].seats[0]).user
     request = RequestFactory().get("/me/")
     request.user = first
@@ -442,7 +443,7 @@ def test_the_finish_page_sets_promotion_and_relegation() -> None:
     season = two_divisions_started([UserFactory() for _ in range(8)])
     boss = organizer_of(season.league.club)
     for division in (1, 2):
-        services.fixture_count(match_id=finish(fixtures_of(season, division=division)[0], [1, 2, 3, 4]).pk)
+        fixture_count(match_id=finish(fixtures_of(season, division=division)[0], [1, 2, 3, 4]).pk)
     client = login(boss)
     form = page(client.get(season_url(season, "leagues-season-finish")))
     assert 'name="promote" value="1"' in form and 'name="relegate" value="1"' in form

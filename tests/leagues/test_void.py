@@ -17,8 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Match, Seat
-from leagues import services
 from leagues.models import AuditEntry, Fixture, Round, Season, Standing
+from leagues.results import fixture_count, result_forfeit
+from leagues.rollover import season_finish
 from leagues.tasks import results_sweep
 from tests.leagues.factories import finish, fixtures_of, make_season, organizer_of
 
@@ -126,11 +127,11 @@ def test_finishing_a_season_counts_what_the_sweep_has_not_reached_and_voids_the_
     season = make_season(players=8, rounds=1, fill="byes")
     counted, lost = fixtures_of(season)
     # Two tables: one finished and counted; for the other, the games app finished it and the message was lost.
-    services.fixture_count(match_id=finish(counted, [1, 2, 3, 4]).pk)
+    fixture_count(match_id=finish(counted, [1, 2, 3, 4]).pk)
     finish(lost, [4, 3, 2, 1])
     boss = organizer_of(season.league.club)
 
-    services.season_finish(season=season, actor=boss)
+    season_finish(season=season, actor=boss)
 
     lost.refresh_from_db()
     assert lost.how == Fixture.How.PLAYED and lost.result is not None
@@ -141,10 +142,10 @@ def test_finishing_a_season_counts_what_the_sweep_has_not_reached_and_voids_the_
 def test_finishing_a_season_records_an_abandoned_table_as_void() -> None:
     season = make_season(players=8, rounds=1, fill="byes")
     played, gone = fixtures_of(season)
-    services.fixture_count(match_id=finish(played, [1, 2, 3, 4]).pk)
+    fixture_count(match_id=finish(played, [1, 2, 3, 4]).pk)
     abandon(gone)  # and no sweep has run since
 
-    services.season_finish(season=season, actor=organizer_of(season.league.club))
+    season_finish(season=season, actor=organizer_of(season.league.club))
 
     gone.refresh_from_db()
     assert gone.how == Fixture.How.VOID and gone.counted_at is not None
@@ -159,7 +160,7 @@ def test_finishing_a_sequential_season_records_the_rounds_that_never_opened_as_v
     first = fixtures_of(season)[0]
     abandon(first)  # and no sweep has run since
 
-    services.season_finish(season=season, actor=organizer_of(season.league.club))
+    season_finish(season=season, actor=organizer_of(season.league.club))
 
     first.refresh_from_db()
     second = fixtures_of(season, round_number=2)[0]
@@ -177,7 +178,7 @@ def test_an_organizer_may_replace_a_void_table_by_a_forfeit() -> None:
     assert fixture.how == Fixture.How.VOID
     boss = organizer_of(season.league.club)
 
-    services.result_forfeit(fixture=fixture, actor=boss, entrants=[fixture.seats[0]], reason="Walked out.")
+    result_forfeit(fixture=fixture, actor=boss, entrants=[fixture.seats[0]], reason="Walked out.")
 
     fixture.refresh_from_db()
     assert fixture.how == Fixture.How.FORFEIT

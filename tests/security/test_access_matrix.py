@@ -161,16 +161,16 @@ EXPECTED: dict[tuple[str, str], dict[str, Row]] = {
     ("accounts-profile", "POST"): {NO_MATCH: (LOGIN, 200, 200, 200, 200)},  # an empty form: errors
     ("accounts-preferences", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
     ("accounts-preferences", "POST"): {NO_MATCH: (LOGIN, 200, 200, 200, 200)},  # an empty form: errors
-    ("accounts-vacation-start", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
-    ("accounts-vacation-start", "POST"): {NO_MATCH: (LOGIN, 200, 200, 200, 200)},  # no days given: errors
-    ("accounts-vacation-end", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
-    ("accounts-vacation-end", "POST"): {NO_MATCH: (LOGIN, PROFILE, PROFILE, PROFILE, PROFILE)},  # not away: a message
+    ("games-vacation-start", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
+    ("games-vacation-start", "POST"): {NO_MATCH: (LOGIN, 200, 200, 200, 200)},  # no days given: errors
+    ("games-vacation-end", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
+    ("games-vacation-end", "POST"): {NO_MATCH: (LOGIN, PROFILE, PROFILE, PROFILE, PROFILE)},  # not away: a message
     # The feed needs no login: the token in its address is the secret. Each reader asks for their own,
     # the anonymous visitor for a made-up one.
-    ("accounts-calendar", "GET"): {NO_MATCH: (404, 200, 200, 200, 200)},
-    ("accounts-calendar", "POST"): {NO_MATCH: (405, 405, 405, 405, 405)},
-    ("accounts-calendar-reset", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
-    ("accounts-calendar-reset", "POST"): {NO_MATCH: (LOGIN, PROFILE, PROFILE, PROFILE, PROFILE)},
+    ("games-calendar", "GET"): {NO_MATCH: (404, 200, 200, 200, 200)},
+    ("games-calendar", "POST"): {NO_MATCH: (405, 405, 405, 405, 405)},
+    ("games-calendar-reset", "GET"): {NO_MATCH: (LOGIN, 405, 405, 405, 405)},
+    ("games-calendar-reset", "POST"): {NO_MATCH: (LOGIN, PROFILE, PROFILE, PROFILE, PROFILE)},
     # A move link from a mail: a made-up token is not found, for anyone, logged in or not.
     ("games-mail-move", "GET"): {NO_MATCH: (404, 404, 404, 404, 404)},
     ("games-mail-move", "POST"): {NO_MATCH: (404, 404, 404, 404, 404)},
@@ -293,7 +293,7 @@ def world() -> World:
 
 
 def _url(name: str, kind: str, role: str, world: World) -> str:
-    if name == "accounts-calendar":
+    if name == "games-calendar":
         user = world.users.get(role)
         if user is None:
             return reverse(name, args=["1-made-up"])

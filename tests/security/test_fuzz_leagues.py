@@ -5,7 +5,8 @@ club of someone else with its own season, invitations live, used and expired. Ea
 values (wrong types, huge and unicode text, impossible dates, unicode digits) to a view, with ids of
 this club's objects, other clubs' objects, other people and none at all, as the organizer, a player,
 an outsider or a member of the other club. A snapshot of every league row (and each match's version)
-is taken before and after, inside a savepoint that is rolled back, so every example meets the same world.
+is taken before and after, inside a savepoint that is rolled back, so every example meets the same world
+(tests/security/league_world.py, the ``league_world`` fixture).
 
 The oracle: the status is below 500; the rows changed only on a success (a redirect without an error
 message); rows unchanged means the person was told why: a form error shown on the page, a message, or a
@@ -16,214 +17,41 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import timedelta
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
 import pytest
-from django.contrib import messages as message_levels
-from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import transaction
-from django.forms import BaseForm
-from django.http import HttpResponse
-from django.template.context import Context
-from django.test import Client
-from django.test.utils import ContextList
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.html import escape
-from hypothesis import HealthCheck, event, given, note, settings
+from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 
-from accounts.models import User
 from engine import GAMES, get_game
 from games.clocks import PRESETS
-from games.models import Match, Seat
-from leagues import services, tiebreaks
+from games.models import Seat
+from leagues import tiebreaks
 from leagues.forms import DivisionForm
-from leagues.models import (
-    AuditEntry,
-    Club,
-    ClubInvitation,
-    Entrant,
-    Fixture,
-    League,
-    Membership,
-    Rating,
-    Round,
-    Season,
-    Standing,
+from leagues.models import Entrant, Fixture, League, Membership, Round, Season
+from tests.security.league_world import (
+    CLOCK_HOURS,
+    DATE,
+    DATETIME,
+    FUZZ,
+    NUMBER,
+    ODD_IDS,
+    PLACE_POINTS,
+    PLAIN_SEASON,
+    TEXT,
+    World,
+    choice,
+    error_messages,
+    snapshot,
+    told,
 )
-from tests.leagues.factories import UserFactory, make_club, make_league, make_season, member
 
 pytestmark = pytest.mark.django_db
-FUZZ = settings(
-    max_examples=30,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-
-# --- values ---------------------------------------------------------------------------------------
-
-UNICODE_DIGITS = "0123456789²³¹٣۴߅१๓໕༣၃႓៣０１９𝟎𝟗-+.eE_ "
-EDGE = [
-    *("", " ", "\x00", "a\x00b", "null", "[]", "{}", "-1", "0", "1e309", "NaN", "inf", "-inf", "²", "٣"),
-    *("9" * 30, "<script>alert(1)</script>", "\u202e", "on", "off", "true", "False", "../..", "%00", "'; --"),
-]
-HUGE = st.sampled_from(["x" * 5000, "9" * 5000, "²" * 4001, "é" * 3000, "<b>" * 2000])
-TEXT = st.one_of(st.text(max_size=60), st.sampled_from(EDGE), HUGE)
-NUMBER = st.one_of(
-    st.integers(min_value=-(10**20), max_value=10**20).map(str),
-    st.floats().map(str),
-    st.text(alphabet=UNICODE_DIGITS, max_size=8),
-    st.sampled_from(EDGE),
-)
-DATE = st.one_of(
-    st.dates().map(str),
-    st.sampled_from(["2026-02-30", "0001-01-01", "9999-12-31", "2026-13-01", "10000-01-01", "2026-1-1", "1/2/2026"]),
-    TEXT,
-)
-EXTREME_TIMES = ["0001-01-01T00:00", "9999-12-31T23:59", "2026-02-30T10:00", "2026-06-01T24:00", "2026-06-01T10:00"]
-DATETIME = st.one_of(
-    st.datetimes().map(lambda d: d.isoformat(timespec="minutes")),
-    st.sampled_from(EXTREME_TIMES),
-    st.sampled_from(EXTREME_TIMES),
-    st.sampled_from(["2026-06-01 10:00:00", "2026-06-01", "10:00", "2026-03-29T02:30", "2026-11-01T01:30"]),
-    TEXT,
-)
-ODD_IDS = st.one_of(st.integers(min_value=0, max_value=10**18 - 1), st.sampled_from([0, 1, 2, 10**9, 2**31]))
-
-
-def choice(valid: list[str], odd: st.SearchStrategy[str] = TEXT) -> st.SearchStrategy[str]:
-    """Mostly a value the form offers, often anything at all."""
-    return st.one_of(st.sampled_from(valid), st.sampled_from(valid), odd)
-
-
-# --- the world ------------------------------------------------------------------------------------
-
-
-@dataclass(repr=False)
-class World:
-    club: Club
-    league: League
-    running: Season  # started, its first round's match being played
-    open: Season  # taking registrations, two divisions
-    other_club: Club  # private, of someone else
-    other_league: League
-    other_season: Season
-    users: dict[str, User]
-    tokens: dict[str, str]
-    clients: dict[str, Client] = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        return "World(the clubs of build())"
-
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # noqa: ANN401 - hypothesis's pretty printer
-        printer.text(repr(self))
-
-    def client(self, who: str) -> Client:
-        client = self.clients[who]
-        client.cookies.pop("messages", None)  # a message left by an earlier example is not this one's answer
-        return client
-
-    def season_url(self, name: str, season: Season, *args: Any) -> str:
-        return reverse(name, args=[self.club.slug, self.league.slug, season.number, *args])
-
-
-def build() -> World:
-    # West of UTC: the latest date a form takes is past the last day a database can store in UTC.
-    organizer = UserFactory(time_zone="America/Los_Angeles")
-    club = make_club(organizer=organizer, name="Fuzz Club")
-    player, target = member(club), member(club)
-    league = make_league(club=club)
-    running = make_season(league=league, players=[player, UserFactory(), UserFactory(), UserFactory()], rounds=1)
-    open_ = services.season_create(league=league, actor=organizer, rounds=2, divisions=2)
-    services.season_open_registration(season=open_, actor=organizer)
-    entrant = member(club)
-    for user in (entrant, member(club), member(club)):
-        services.season_register(season=open_, user=user)
-    other_organizer = UserFactory()
-    other_club = make_club(organizer=other_organizer, public=False, name="Private Club")
-    other_member = member(other_club)
-    other_league = make_league(club=other_club)
-    other_season = make_season(league=other_league, players=4, rounds=1)
-    live = services.club_invite(club=club, actor=organizer, email="invited@fuzz.test")
-    other_live = services.club_invite(club=other_club, actor=other_organizer, email="elsewhere@fuzz.test")
-    used = services.club_invite(club=club, actor=organizer, email="used@fuzz.test")
-    ClubInvitation.objects.filter(pk=used.pk).update(accepted_at=timezone.now(), accepted_by=target)
-    expired = services.club_invite(club=club, actor=organizer, email="late@fuzz.test")
-    ClubInvitation.objects.filter(pk=expired.pk).update(expires_at=timezone.now() - timedelta(days=1))
-    users = {
-        "organizer": organizer,
-        "player": player,
-        "target": target,
-        "entrant": entrant,
-        "outsider": UserFactory(),
-        "other_member": other_member,
-        "other_organizer": other_organizer,
-    }
-    tokens = {"live": live.token, "other": other_live.token, "used": used.token, "expired": expired.token}
-    # Logged in once, outside the examples' savepoints, which would roll the sessions back.
-    clients = {who: Client(raise_request_exception=False) for who in users}
-    for who, client in clients.items():
-        client.force_login(users[who])
-    return World(club, league, running, open_, other_club, other_league, other_season, users, tokens, clients)
-
-
-@pytest.fixture
-def world() -> World:
-    return build()
-
-
-SNAPSHOT = [Club, Membership, ClubInvitation, League, Season, Entrant, Round, Fixture, Standing, AuditEntry, Rating]
-
-
-def snapshot() -> dict[str, list[dict[str, Any]]]:
-    rows = {model.__name__: list(model.objects.order_by("pk").values()) for model in SNAPSHOT}
-    rows["Match"] = list(Match.objects.order_by("pk").values("pk", "status", "version"))
-    rows["Seat"] = list(Seat.objects.order_by("pk").values("pk", "user_id", "bot_level"))
-    return rows
-
-
-# --- what the person was told ---------------------------------------------------------------------
-
-SENTENCE = re.compile(r"[A-Z][^<>.!?]{3,}[.!?]")
-
-
-def _forms(response: HttpResponse) -> list[BaseForm]:
-    layers = response.context if isinstance(response.context, ContextList) else [response.context]
-    found: dict[int, BaseForm] = {}
-    for layer in layers:
-        if isinstance(layer, Context):
-            for value in layer.flatten().values():
-                if isinstance(value, BaseForm):
-                    found[id(value)] = value
-    return list(found.values())
-
-
-def errors_shown(response: HttpResponse) -> list[str]:
-    """The form errors and error messages a rendered page shows; fails if the page hides one."""
-    html = response.content.decode()
-    errors = [str(m) for form in _forms(response) for ms in form.errors.values() for m in ms]
-    hidden = [m for m in errors if escape(m) not in html]
-    assert not hidden, f"refused with reasons the page does not show: {hidden}"
-    return errors + re.findall(r'<li class="error">([^<]+)</li>', html)
-
-
-def error_messages(response: HttpResponse) -> list[str]:
-    return [str(m) for m in get_messages(response.wsgi_request) if m.level >= message_levels.ERROR]
-
-
-def told(response: HttpResponse) -> bool:
-    status = response.status_code
-    if status == 302:
-        return bool(list(get_messages(response.wsgi_request)))
-    if status == 200:
-        return bool(errors_shown(response))
-    text = re.sub(r"<[^>]+>", " ", response.content.decode())
-    return 400 <= status < 500 and SENTENCE.search(text) is not None
 
 
 # --- the cases ------------------------------------------------------------------------------------
@@ -244,11 +72,11 @@ class Case:
     def __repr__(self) -> str:
         return f"Case({self.name!r})"
 
-    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:  # noqa: ANN401 - hypothesis's pretty printer
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(repr(self))
 
 
-def mostly(usual: Any, others: list[Any], odd: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:  # noqa: ANN401
+def mostly(usual: Any, others: list[Any], odd: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
     """The usual value three times in five, so that most examples reach the form; else another's, or anything."""
     return st.one_of(st.just(usual), st.just(usual), st.just(usual), st.sampled_from(others), odd)
 
@@ -285,9 +113,12 @@ def _league_data(w: World, draw: Draw) -> dict[str, Any]:
         "scoring": choice(list(League.Scoring.values)),
     }
     optional = {
-        "place_points": choice(["", "4,2,1,0", "3;2;1", "1,2,3", "-1,0", "nan,1"], NUMBER),
+        "place_points": choice(["", "4,2,1,0", "3;2;1", "1,2,3", "-1,0", "nan,1"], st.one_of(NUMBER, PLACE_POINTS)),
         "rated": choice(["on"]),
-        **{f"tc_{n}": choice(["1", "24", "0.5"], NUMBER) for n in ("initial", "increment", "cap")},
+        **{
+            f"tc_{n}": choice(["1", "24", "0.5"], st.one_of(NUMBER, CLOCK_HOURS))
+            for n in ("initial", "increment", "cap")
+        },
         **{f"tiebreak_{n}": choice(["", *tiebreaks.TIEBREAKS]) for n in range(1, len(tiebreaks.TIEBREAKS) + 1)},
         **{
             f"opt_{entry['name']}": choice([str(entry.get("default", "")), "on", "1"], NUMBER)
@@ -374,15 +205,6 @@ def _result_data(w: World, draw: Draw) -> dict[str, Any]:
     return data
 
 
-PLAIN_SEASON = {
-    "rounds": "2",
-    "divisions": "1",
-    "promote": "0",
-    "relegate": "0",
-    "round_mode": "all",
-    "fill": "bots",
-    "settle": "bots",
-}
 SEASON_ACTIONS = [
     "leagues-season-registration",
     "leagues-season-register",
@@ -493,23 +315,23 @@ CASES = [
 @FUZZ
 @given(data=st.data())
 def test_a_fuzzed_league_post_never_crashes_changes_nothing_when_refused_and_says_why(
-    world: World, case: Case, data: st.DataObject
+    league_world: World, case: Case, data: st.DataObject
 ) -> None:
     who = data.draw(st.sampled_from(case.who), label="who")
-    url = case.url(world, data.draw)
-    posted = case.data(world, data.draw)
+    url = case.url(league_world, data.draw)
+    posted = case.data(league_world, data.draw)
     note(f"{who} posts to {url}: {posted!r}"[:2000])
     cache.clear()
     with transaction.atomic():  # whatever the post did is undone: every example meets the same world
         before = snapshot()
-        response = world.client(who).post(url, posted)
+        response = league_world.client(who).post(url, posted)
         assert response.status_code < 500, response.status_code
         changed = snapshot() != before
         event(f"{response.status_code} {'changed' if changed else 'unchanged'}")
         if changed:
             assert response.status_code == 302, f"changed the rows but answered {response.status_code}"
             assert error_messages(response) == [], "changed the rows and said it was refused"
-        elif not case.noop(world, who, url, posted):
+        elif not case.noop(league_world, who, url, posted):
             assert told(response), f"refused without a word: {response.status_code}"
         transaction.set_rollback(True)
 
@@ -517,33 +339,37 @@ def test_a_fuzzed_league_post_never_crashes_changes_nothing_when_refused_and_say
 # --- the ones that must get through, so that the fuzzing reaches past the forms --------------------
 
 
-def test_the_plain_posts_these_probes_bend_are_accepted(world: World) -> None:
+def test_the_plain_posts_these_probes_bend_are_accepted(league_world: World) -> None:
     """Each case's usual post by the organizer changes something: a fuzzed one that is refused is refused for
     its values, not because the probe never reached the view."""
-    organizer = world.client("organizer")
-    running_fixture = Fixture.objects.filter(round__season=world.running).first()
+    organizer = league_world.client("organizer")
+    running_fixture = Fixture.objects.filter(round__season=league_world.running).first()
     assert running_fixture is not None
     posts = [
         (reverse("leagues-club-create"), {"name": "Plain Club"}),
-        (f"/leagues/c/{world.club.slug}/invite/", {"email": "plain@fuzz.test", "role": "player"}),
-        (f"/leagues/c/{world.club.slug}/members/{world.users['target'].pk}/role/", {"role": "organizer"}),
+        (f"/leagues/c/{league_world.club.slug}/invite/", {"email": "plain@fuzz.test", "role": "player"}),
+        (f"/leagues/c/{league_world.club.slug}/members/{league_world.users['target'].pk}/role/", {"role": "organizer"}),
         (
-            reverse("leagues-league-create", args=[world.club.slug]) + "?game=renfield",
+            reverse("leagues-league-create", args=[league_world.club.slug]) + "?game=renfield",
             {"name": "Plain", "game": "renfield", "table_size": "4", "time_control": "2d"}
             | {"timeout_bot_level": "basic", "scoring": "places", "tiebreak_1": "points"},
         ),
-        (reverse("leagues-season-create", args=[world.club.slug, world.league.slug]), PLAIN_SEASON),
-        (world.season_url("leagues-season-registration", world.open), {"action": "close"}),
+        (reverse("leagues-season-create", args=[league_world.club.slug, league_world.league.slug]), PLAIN_SEASON),
+        (league_world.season_url("leagues-season-registration", league_world.open), {"action": "close"}),
         (
-            world.season_url("leagues-round-dates", world.running, running_fixture.round_id),
+            league_world.season_url("leagues-round-dates", league_world.running, running_fixture.round_id),
             {"play_by": "2030-06-01T10:00"},
         ),
         (
-            world.season_url("leagues-entrant-division", world.open, world.open.entrants.first().pk),  # type: ignore[union-attr]
+            league_world.season_url(
+                "leagues-entrant-division",
+                league_world.open,
+                league_world.open.entrants.first().pk,  # type: ignore[union-attr]
+            ),
             {"division": "1"},
         ),
         (
-            world.season_url("leagues-result", world.running, running_fixture.pk),
+            league_world.season_url("leagues-result", league_world.running, running_fixture.pk),
             {"action": "forfeit", "forfeit-entrants": [running_fixture.seats[0]], "forfeit-reason": "No show."},
         ),
     ]
@@ -553,39 +379,44 @@ def test_the_plain_posts_these_probes_bend_are_accepted(world: World) -> None:
             response = organizer.post(url, posted)
             assert response.status_code == 302 and snapshot() != before, (url, response.status_code)
             transaction.set_rollback(True)
-    outsider = world.client("outsider")
+    outsider = league_world.client("outsider")
     with transaction.atomic():
-        assert outsider.post(f"/leagues/invite/{world.tokens['live']}/").status_code == 302
-        assert Membership.objects.filter(club=world.club, user=world.users["outsider"]).exists()
+        assert outsider.post(f"/leagues/invite/{league_world.tokens['live']}/").status_code == 302
+        assert Membership.objects.filter(club=league_world.club, user=league_world.users["outsider"]).exists()
         transaction.set_rollback(True)
-
-
-@pytest.mark.parametrize("when", ["9999-12-31T23:59", "9999-12-31T16:00", "0001-01-01T00:00", "1999-12-31T23:59"])
-@pytest.mark.parametrize("field_name", ["play_by", "opens_at"])
-def test_a_round_date_no_league_could_use_is_refused_with_a_sentence(world: World, when: str, field_name: str) -> None:
-    """The last day of year 9999 in California is past what UTC can hold: that post was a 500."""
-    first = Round.objects.filter(season=world.running, opened_at=None).first() or world.running.round_set.first()
-    assert first is not None
-    before = snapshot()
-    response = world.client("organizer").post(
-        world.season_url("leagues-round-dates", world.running, first.pk), {field_name: when}
-    )
-    assert response.status_code == 302 and snapshot() == before
-    assert error_messages(response) == ["Give dates between the years 2000 and 2199."]
 
 
 # --- query strings --------------------------------------------------------------------------------
 
 
 @FUZZ
+@given(token=st.one_of(TEXT.filter(bool), st.sampled_from(["live", "other", "used", "expired"])))
+@example(token="\x00")
+def test_an_invitation_page_takes_any_token(league_world: World, token: str) -> None:
+    """The page says whether the invitation can be used; a made-up or slashed address is not found."""
+    real = league_world.tokens.get(token)
+    response = league_world.client("outsider").get("/leagues/invite/" + quote(real or token, safe="") + "/")
+    if "/" in token:
+        assert response.status_code == 404
+    else:
+        assert response.status_code == 200, response.status_code
+        usable = "invites you to play" in response.content.decode()
+        assert usable == (token in ("live", "other"))  # the other club's invitation is live too
+
+
+@FUZZ
 @given(sort=TEXT, show=TEXT, game=TEXT, who=st.sampled_from(["organizer", "player", "outsider"]))
-def test_the_league_pages_take_any_query_string(world: World, sort: str, show: str, game: str, who: str) -> None:
-    client = world.client(who)
-    standings = world.season_url("leagues-standings", world.running)
+def test_the_league_pages_take_any_query_string(league_world: World, sort: str, show: str, game: str, who: str) -> None:
+    client = league_world.client(who)
+    standings = league_world.season_url("leagues-standings", league_world.running)
     query = f"?sort={quote(sort, safe='')}&all={quote(show, safe='')}"
     assert client.get(standings + query).status_code == 200
     assert client.get(standings + query, headers={"HX-Request": "true"}).status_code == 200
     for name in ("leagues-league-create", "leagues-league-edit"):
-        args = [world.club.slug] if name == "leagues-league-create" else [world.club.slug, world.league.slug]
+        args = (
+            [league_world.club.slug]
+            if name == "leagues-league-create"
+            else [league_world.club.slug, league_world.league.slug]
+        )
         response = client.get(reverse(name, args=args) + f"?game={quote(game, safe='')}")
         assert response.status_code == (200 if who == "organizer" else 403)

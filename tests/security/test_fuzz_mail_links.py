@@ -4,8 +4,8 @@ on a link that is not exactly a valid one, and always a sentence.
 The move links (``games-mail-move``): made-up text, real tokens with a character changed, tokens signed
 for another purpose, and tokens signed with our own key around odd payloads (other matches, seats and
 players, stale versions, bools and floats as ids, actions that are not JSON, not legal or nested a
-thousand deep): a signature is not a reason to crash. The private calendar address, and the browser
-push subscription (JSON of any shape, and other players' endpoints to unsubscribe).
+thousand deep): a signature is not a reason to crash. The private calendar address, the browser
+push subscription (JSON of any shape, and other players' endpoints to unsubscribe) and the test notice.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from django.contrib.messages import get_messages
 from django.core import signing
+from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpResponse
 from django.test import Client
@@ -27,8 +29,9 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from games.maillinks import SALT, canonical, link_token
-from games.models import Match, Move, PushSubscription
+from games.models import Mail, Match, Move, PushSubscription
 from tests.games.factories import UserFactory, make_match
+from tests.security.values import JSON_ESCAPES
 
 pytestmark = pytest.mark.django_db
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -46,7 +49,9 @@ ODD_JSON = st.recursive(
     lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
     max_leaves=10,
 )
-NOT_JSON = st.sampled_from(["", "{", "nul", "[" * 5000 + "]" * 5000, '{"a":' * 3000 + "1" + "}" * 3000, "\x00"])
+NOT_JSON = st.sampled_from(
+    ["", "{", "nul", "[" * 5000 + "]" * 5000, '{"a":' * 3000 + "1" + "}" * 3000, "\x00", *JSON_ESCAPES]
+)
 SENTENCE = re.compile(r"[A-Z][^<>.!?]{3,}[.!?]")
 
 
@@ -205,8 +210,11 @@ def test_a_fuzzed_calendar_address_never_crashes_and_opens_only_its_own_calendar
     token = tokens[kind]
     response = Client(raise_request_exception=False).get("/me/calendar/" + quote(token, safe="") + ".ics")
     assert response.status_code < 500, response.status_code
+    user_id, _, secret = token.partition("-")
     if token == tokens["mine"]:
         assert response.status_code == 200 and response["Content-Type"].startswith("text/calendar")
+    elif user_id.isascii() and user_id.isdigit() and int(user_id) == me.pk and secret == me.calendar_token:
+        assert response.status_code in (200, 404)  # "01-<my secret>": my id with a leading zero, and my secret
     else:
         assert response.status_code == 404 and SENTENCE.search(_text(response))
 
@@ -218,7 +226,7 @@ AUTH = "tBHItJI5svbpez7KI4CCXg"
 
 
 @pytest.fixture
-def push_on(settings: Any) -> tuple[Client, User, PushSubscription]:  # noqa: ANN401 - pytest-django's fixture
+def push_on(settings: Any) -> tuple[Client, User, PushSubscription]:
     settings.WEBPUSH_VAPID_PRIVATE_KEY, settings.WEBPUSH_VAPID_PUBLIC_KEY = "a" * 43, KEY
     settings.WEBPUSH_ENABLED = True
     me, them = UserFactory(), UserFactory()
@@ -295,4 +303,95 @@ def test_a_fuzzed_push_subscription_never_crashes_and_never_touches_another_play
             assert all(e.startswith("https://") and p == KEY and a == AUTH for e, p, a in mine)
         elif response.status_code == 400:
             assert answer["ok"] is False
+        transaction.set_rollback(True)
+
+
+# Bodies json.loads reads into text no database stores (a lone surrogate cannot be encoded in UTF-8, and
+# PostgreSQL refuses NUL), and bytes that are not UTF-8 at all.
+FCM = "https://fcm.googleapis.com/fcm/send/"
+UNSTORABLE_SUBSCRIBE = [  # json.dumps writes a lone surrogate and NUL as the escapes a browser could send
+    *(json.dumps({"endpoint": FCM + text, "keys": {"p256dh": KEY, "auth": AUTH}}) for text in ("\ud800", "\x00")),
+    json.dumps({"endpoint": FCM + "x", "keys": {"p256dh": "\ud800" + KEY, "auth": AUTH}}),
+    json.dumps({"endpoint": FCM + "x", "keys": {"p256dh": KEY, "auth": "\x00"}}),
+    json.dumps({"endpoint": "https://\ud800.fcm.googleapis.com/x", "keys": {"p256dh": KEY, "auth": AUTH}}),
+    '{"\\ud800": 1}',
+    '{"endpoint": 1e400, "keys": {"p256dh": NaN, "auth": Infinity}}',
+    '"\\ud800"',
+]
+UNSTORABLE_BYTES = [
+    b"\xff\xfe{}",
+    b'{"endpoint": "\xed\xa0\x80"}',
+    b"\xc3",
+    b'{"a": "\xff"}',
+    b"\x00\x00\x00{",
+    b"\xef\xbb\xbf{}",
+]
+# An endpoint that is not printable ASCII cannot be a stored one (every stored endpoint passed
+# ``endpoint_allowed``): unsubscribing it deletes nothing, without handing the database text it cannot store
+# (a lone surrogate was a UnicodeEncodeError on either database, NUL a DataError on PostgreSQL).
+UNSTORABLE_UNSUBSCRIBE = [
+    '{"unsubscribe": true, "endpoint": "\\ud800"}',
+    '{"unsubscribe": true, "endpoint": "https://fcm.googleapis.com/fcm/send/\\udfff"}',
+    '{"unsubscribe": true, "endpoint": "https://fcm.googleapis.com/fcm/send/\\u0000"}',
+]
+
+
+def _push_answer(response: HttpResponse) -> dict[str, Any]:
+    assert response.status_code in (200, 400), response.status_code
+    answer: dict[str, Any] = response.json()
+    assert isinstance(answer.get("message"), str) and SENTENCE.search(answer["message"])
+    return answer
+
+
+@pytest.mark.parametrize("body", [*UNSTORABLE_SUBSCRIBE, *UNSTORABLE_BYTES])
+def test_a_subscription_no_database_could_store_is_refused_with_a_sentence(
+    push_on: tuple[Client, User, PushSubscription], body: str | bytes
+) -> None:
+    client, me, _theirs = push_on
+    response = client.post(reverse("games-push-subscription"), body, content_type="application/json")
+    assert _push_answer(response)["ok"] is False
+    assert not PushSubscription.objects.filter(user=me).exists()
+
+
+@pytest.mark.parametrize("body", UNSTORABLE_UNSUBSCRIBE)
+def test_unsubscribing_an_endpoint_no_database_could_store_answers_with_a_sentence(
+    push_on: tuple[Client, User, PushSubscription], body: str
+) -> None:
+    client, _me, theirs = push_on
+    response = client.post(reverse("games-push-subscription"), body, content_type="application/json")
+    assert _push_answer(response)["ok"] is True
+    assert PushSubscription.objects.filter(pk=theirs.pk).exists()
+
+
+# --- the test notice ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def notice_player() -> tuple[User, Client]:
+    user = UserFactory()
+    client = Client(raise_request_exception=False)
+    client.force_login(user)
+    return user, client
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=st.dictionaries(st.text(max_size=12), st.one_of(st.text(max_size=40), NOT_JSON), max_size=3),
+    twice=st.booleans(),
+)
+def test_a_fuzzed_test_notice_never_crashes_and_says_what_it_sent(
+    notice_player: tuple[User, Client], data: dict[str, str], twice: bool
+) -> None:
+    """The post carries nothing the view reads: one notice, then a sentence saying when to try again."""
+    user, client = notice_player
+    cache.clear()  # the notice's own limit counts in the cache
+    with transaction.atomic():
+        before = Mail.objects.filter(recipient=user.email).count()
+        for _ in range(2 if twice else 1):
+            client.cookies.pop("messages", None)
+            response = client.post(reverse("games-notice-test"), data)
+            assert response.status_code == 302 and response["Location"] == reverse("accounts-profile")
+            said = [str(m) for m in get_messages(response.wsgi_request)]
+            assert said and all(SENTENCE.search(m) for m in said), said
+        assert Mail.objects.filter(recipient=user.email).count() == before + 1
         transaction.set_rollback(True)

@@ -10,6 +10,7 @@ a message in the session after a plain form's redirect.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -27,13 +28,16 @@ from hypothesis import strategies as st
 
 from accounts.models import User
 from engine import get_game
+from games.clocks import PRESETS
 from games.models import ChatMessage, Match, Seat
 from games.services import SeatSpec, match_create
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves, quick_options
+from tests.security.values import HUGE_NUMBERS, JSON_ESCAPES, NON_FINITE
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 FUZZ = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+QUICK = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # --- values ---------------------------------------------------------------------------------------
 
@@ -51,6 +55,7 @@ ODD_SCALARS = st.one_of(
     st.sampled_from([1.0, 2.0, 0.5, -1, 0, 10**18, 10**40]),
     st.text(max_size=40),
     st.sampled_from(["ZZ", "1S", "AH ", "ah", "10H", "R-red-99", "B0", "", "²", "١"]),
+    st.sampled_from(["\ud800", "\udfff", "a\x00b", "\x00", float("inf"), float("nan")]),
 )
 ODD_JSON = st.recursive(
     ODD_SCALARS,
@@ -229,13 +234,21 @@ def test_a_fuzzed_chat_line_never_crashes_and_never_moves_the_match(
 # --- creating a match -----------------------------------------------------------------------------
 
 
+CLOCK_HOURS = st.sampled_from([*NON_FINITE, *HUGE_NUMBERS, "-1", "-0.0", "0", "1e10"])
+
+
 @st.composite
 def create_posts(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     """A lobby form: a real game's fields (or a made-up game) filled with anything."""
     game = draw(st.one_of(st.sampled_from(game_names()), RANDOM_TEXT))
     module = get_game(game) if game in game_names() else get_game(game_names()[0])
     value = st.one_of(
-        NUMBERS.map(str), RANDOM_TEXT, ODD_JSON.map(json.dumps), NESTED, NESTED_OBJECTS, st.sampled_from(["on", ""])
+        NUMBERS.map(str),
+        RANDOM_TEXT,
+        ODD_JSON.map(json.dumps),
+        NESTED,
+        NESTED_OBJECTS,
+        st.sampled_from(["on", "", *JSON_ESCAPES, *NON_FINITE]),
     )
     data: dict[str, Any] = {"players": draw(st.one_of(st.integers(0, 9).map(str), NUMBERS.map(str)))}
     for entry in module.OPTIONS:
@@ -247,6 +260,11 @@ def create_posts(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
         data[f"seat_{number}_email"] = draw(st.one_of(st.emails(), RANDOM_TEXT))
     if draw(st.booleans()):
         data["private"] = draw(st.sampled_from(["on", "true", "0", "²"]))
+    if draw(st.booleans()):
+        data["time_control"] = draw(st.one_of(st.sampled_from([*PRESETS, "custom", "custom"]), RANDOM_TEXT))
+        hours = st.one_of(st.sampled_from(["1", "24", "0.5", "720", "1440", "0.99"]), CLOCK_HOURS, NUMBERS.map(str))
+        for part in ("initial", "increment", "cap"):
+            data[f"tc_{part}"] = draw(hours)
     return game, data
 
 
@@ -259,6 +277,19 @@ def creator() -> Client:
 @given(post=create_posts())
 @example(post=("rapscallion", {"players": "3", "opt_bidding_values": "[" * 50_000 + "]" * 50_000}))  # was a 500
 @example(post=("renfield", {"players": "٣", "opt_deck_values": '{"a":' * 3000 + "1" + "}" * 3000}))
+# Hours past what a timedelta holds: timedelta(hours=1e30) was an OverflowError, a 500.
+@example(
+    post=(
+        "karnoffel",
+        {"players": "4", "time_control": "custom", "tc_initial": "1e30", "tc_increment": "1", "tc_cap": "2"},
+    )
+)
+@example(
+    post=(
+        "karnoffel",
+        {"players": "4", "time_control": "custom", "tc_initial": "24", "tc_increment": "1", "tc_cap": str(10**30)},
+    )
+)
 def test_a_fuzzed_lobby_form_never_crashes_and_a_refused_one_creates_nothing(
     creator: Client, post: tuple[str, dict[str, Any]]
 ) -> None:
@@ -341,6 +372,9 @@ def test_a_fuzzed_invitation_link_never_crashes_and_only_the_link_seats_anyone(
     invitation: tuple[Seat, Client], token: str, post: bool
 ) -> None:
     seat, stranger = invitation
+    # From the database, which the last example's savepoint restored: the object kept what that example read
+    # (an accepted seat's token is cleared), and "/invite//" is no invitation.
+    seat.refresh_from_db()
     live = token == "their token"
     token = seat.invite_token if live else token
     url = "/invite/" + quote(token, safe="") + "/"
@@ -408,3 +442,95 @@ def test_the_poll_takes_any_version_and_chat_mark(
     unchanged = v == str(match.version) and c == str(match.chat_mark)
     expected = 286 if over else 204 if unchanged else 200  # 204: "nothing new since the version you hold"
     assert response.status_code == expected, response.status_code
+
+
+@QUICK
+@given(game=st.one_of(st.sampled_from(game_names()), ODD_PARAMS), htmx=st.booleans())
+@example(game="\x00", htmx=True)
+def test_the_lobby_takes_any_game_in_the_query(creator: Client, game: str, htmx: bool) -> None:
+    """The lobby names its game in the address (htmx swaps a game's options in): anything else is the first game."""
+    response = creator.get(reverse("games-create") + "?" + _query(game=game), **(HTMX if htmx else {}))
+    assert response.status_code == 200, response.status_code
+    shown = game if game in game_names() else game_names()[0]
+    assert shown == response.context["game"].NAME
+
+
+@QUICK
+@given(values=ODD_PARAMS, other=ODD_PARAMS, htmx=st.booleans(), over=st.booleans())
+def test_the_table_takes_any_query_string(
+    finished: tuple[Match, Match, Client], values: str, other: str, htmx: bool, over: bool
+) -> None:
+    """``?values=1`` asks for the game's reference table; any other query is the table as usual."""
+    over_match, active, client = finished
+    match = over_match if over else active
+    url = reverse("games-match", args=[match.pk]) + "?" + _query(values=values, v=other, ply=other)
+    assert client.get(url, **(HTMX if htmx else {})).status_code == 200
+
+
+SENTENCE = re.compile(r"[A-Z][^<>.!?]{3,}[.!?]")
+
+
+@QUICK
+@given(name=st.one_of(st.sampled_from(game_names()), ODD_PARAMS.filter(bool), st.sampled_from(["..", ".", "%00"])))
+@example(name="\x00")
+@example(name="../../config/settings")
+def test_the_rules_take_any_game_name(name: str) -> None:
+    response = Client(raise_request_exception=False).get("/rules/" + quote(name, safe="") + "/")
+    if name in game_names():
+        assert response.status_code == 200
+    else:  # not a game (or, with a slash, not a rules address at all): not found, in a sentence
+        assert response.status_code == 404, response.status_code
+        assert SENTENCE.search(re.sub(r"<[^>]+>", " ", response.content.decode()))
+
+
+# --- taking a seat back ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def reclaim_tables() -> tuple[Match, Match, Client, Client]:
+    """A match of four people, seat 1's player (whose seat a bot may be playing) and someone with no seat;
+    and a private match of others."""
+    match = make_match("karnoffel", players=4)
+    theirs = make_match("karnoffel", private=True)
+    return match, theirs, fuzz_client(match.seats.get(number=0).user), fuzz_client(UserFactory())
+
+
+def _seat_rows() -> list[tuple[Any, ...]]:
+    fields = ("match_id", "number", "absent", "timeouts_in_row", "bank", "deadline", "user_id", "bot_level")
+    return list(Seat.objects.order_by("pk").values_list(*fields))
+
+
+@QUICK
+@given(
+    who=st.sampled_from(["seated", "seated", "stranger"]),
+    target=st.sampled_from(["mine", "mine", "theirs", "none"]),
+    absent=st.booleans(),
+    data=st.dictionaries(st.text(max_size=10), RANDOM_TEXT, max_size=3),
+    htmx=st.booleans(),
+)
+def test_a_fuzzed_reclaim_never_crashes_and_changes_only_an_absent_seat(
+    reclaim_tables: tuple[Match, Match, Client, Client],
+    who: str,
+    target: str,
+    absent: bool,
+    data: dict[str, str],
+    htmx: bool,
+) -> None:
+    match, theirs, seated, stranger = reclaim_tables
+    match_id = {"mine": match.pk, "theirs": theirs.pk, "none": 10**17}[target]
+    cache.clear()
+    with transaction.atomic():  # every example meets the same tables: the seat taken back is rolled back
+        Seat.objects.filter(match=match, number=0).update(absent=absent, timeouts_in_row=3 if absent else 0)
+        before = _seat_rows()
+        client = seated if who == "seated" else stranger
+        response = client.post(reverse("games-reclaim", args=[match_id]), data, **(HTMX if htmx else {}))
+        assert response.status_code < 500, response.status_code
+        after = _seat_rows()
+        if who == "seated" and target == "mine":
+            assert response.status_code == (200 if htmx else 302)
+            changed = [(b, a) for b, a in zip(before, after, strict=True) if b != a]
+            assert [(a[0], a[1], a[2], a[3]) for _b, a in changed] == ([(match.pk, 0, False, 0)] if absent else [])
+        else:  # not their seat: watching a public table is no seat at it, and a private one is not found
+            assert response.status_code == (403 if target == "mine" else 404), response.status_code
+            assert after == before
+        transaction.set_rollback(True)

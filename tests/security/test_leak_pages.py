@@ -4,7 +4,7 @@ For a seeded match of each game, after a few moves: the table, the poll fragment
 the full log, the replay and the export (closed while the match is on), the dashboard, as each seat,
 a spectator and a staff member; and the admin's pages of the match and its moves as staff. The reader
 may see the strings of the engine's ``view(state, seat)`` (and its own legal moves); any other card
-code of the state found in a page is a leak. The scan is tests/games/test_leaks.py's.
+code of the state found in a page is a leak. The scan is tests/games/leaks.py's.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from django.urls import reverse
 from games.models import Match, Seat
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
-from tests.games.test_leaks import _card_codes, _found
+from tests.games.leaks import card_codes, codes_found
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -74,9 +74,9 @@ def _admin_pages(staff: Client, match: Match) -> dict[str, str]:
 def _allowed(match: Match, seat: int | None) -> set[str]:
     game = match.engine
     # The options are public (chosen in the lobby, shown at the table): Renfield's wild cards are codes.
-    allowed = _card_codes(match.game, game.view(match.state, seat)) | _card_codes(match.game, match.options)
+    allowed = card_codes(match.game, game.view(match.state, seat)) | card_codes(match.game, match.options)
     if seat is not None:
-        allowed |= _card_codes(match.game, game.legal_actions(match.state, seat))
+        allowed |= card_codes(match.game, game.legal_actions(match.state, seat))
     return allowed
 
 
@@ -85,10 +85,10 @@ def _seed_in(match: Match, html: str) -> bool:
 
 
 def _leaks(match: Match, seat: int | None, pages: dict[str, str]) -> list[str]:
-    hidden = _card_codes(match.game, match.state) - _allowed(match, seat)
+    hidden = card_codes(match.game, match.state) - _allowed(match, seat)
     found = []
     for page, html in pages.items():
-        if leaked := _found(hidden, html):
+        if leaked := codes_found(hidden, html):
             found.append(f"{page} shows {sorted(leaked)}")
         if _seed_in(match, html):
             found.append(f"{page} shows the seed")
@@ -116,7 +116,7 @@ def test_no_page_of_an_active_match_shows_a_hidden_card_or_the_seed(game: str) -
         own = readers[0]
         hand = match.engine.view(match.state, own.seat).get("hand") or []
         table = _table_pages(own.client, match)["table"]
-        assert _found(set(hand), table) == set(hand), "control: the scan finds the reader's own cards"
+        assert codes_found(set(hand), table) == set(hand), "control: the scan finds the reader's own cards"
         assert not problems, f"{game} after {moves} moves:\n" + "\n".join(problems)
 
 
@@ -143,7 +143,7 @@ def test_the_scan_of_the_admin_would_see_a_seed_and_a_hidden_card() -> None:
     """Controls: a hand or the seed in a page is found; a finished match's admin shows its seed and actions."""
     match = make_match("karnoffel", humans=1)
     play_engine_moves(match, 2)
-    hidden = _card_codes(match.game, match.state) - _allowed(match, None)
+    hidden = card_codes(match.game, match.state) - _allowed(match, None)
     assert hidden, "precondition: a spectator may not see every card"
     card = sorted(hidden)[0]
     assert _leaks(match, None, {"page": f'<td data-card="{card}">'}) == [f"page shows ['{card}']"]

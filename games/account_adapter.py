@@ -1,7 +1,8 @@
-"""allauth's hooks: an invitation opened before sign-up survives sign-up, the address check and the login.
+"""allauth's hooks: a match invitation opened before sign-up survives sign-up, the address check and the login.
 
-Set with ``ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"`` and the login form with
-``ACCOUNT_FORMS = {"login": "accounts.adapter.InvitedLoginForm"}``.
+Set with ``ACCOUNT_ADAPTER = "games.account_adapter.AccountAdapter"`` and the login form with
+``ACCOUNT_FORMS = {"login": "games.account_adapter.InvitedLoginForm"}``. They live here, not in accounts,
+because what they remember is a seat: accounts knows nothing of matches.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ from allauth.account.models import EmailAddress
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from accounts.management.commands.demo import DEMO_ADMIN, DEMO_PASSWORD, DEMO_PLAYERS
+from accounts.demo import DEMO_ADMIN, DEMO_PASSWORD, DEMO_PLAYERS
 from accounts.models import User
 
 pytestmark = pytest.mark.django_db
@@ -61,14 +61,14 @@ def test_it_gives_logins_that_work(client: Client) -> None:
     assert client.session.get("_auth_user_id") == str(User.objects.get(email=DEMO_PLAYERS[1][0]).pk)
 
 
-def test_it_refuses_to_run_on_a_production_site(settings) -> None:  # noqa: ANN001 - pytest-django's fixture
+def test_it_refuses_to_run_on_a_production_site(settings) -> None:
     settings.DJANGO_ENV = "production"
     with pytest.raises(CommandError, match="--allow-production"):
         run_demo()
     assert not User.objects.exists()
 
 
-def test_it_runs_on_a_production_site_when_asked_explicitly(settings) -> None:  # noqa: ANN001
+def test_it_runs_on_a_production_site_when_asked_explicitly(settings) -> None:
     settings.DJANGO_ENV = "production"
     with mock.patch("games.demo.create_demo_matches"):
         call_command("demo", "--allow-production", stdout=StringIO())
