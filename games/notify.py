@@ -293,6 +293,7 @@ def _reminder_mail(seat: Seat, offset: timedelta, key: str, now: datetime) -> Ma
         "name": mail_safe(user.name),
         "title": f"{match.title} #{match.pk}",
         "url": absolute_url(match.get_absolute_url()),
+        "settings_url": absolute_url(reverse("accounts-profile")),
         "deadline": seat.deadline,
         "now": now,
         "zone": _zone(user),

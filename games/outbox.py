@@ -339,7 +339,13 @@ def turn_mail_context(*, match: Match, seat: Seat, seats: list[Seat]) -> dict[st
         }
         for choice in choices or []
     ]
-    return {"short": short_view(match=match, seat=seat.number, seats=seats), "links": links}
+    # Where the player changes how often we write: the profile, as an address a plain-text mail can show.
+    settings_url = absolute_url(reverse("accounts-profile"))
+    return {
+        "short": short_view(match=match, seat=seat.number, seats=seats),
+        "links": links,
+        "settings_url": settings_url,
+    }
 
 
 def short_view(*, match: Match, seat: int, seats: list[Seat]) -> dict[str, Any]:

@@ -53,7 +53,7 @@ class RenfieldPresenter(Presenter):
 
     def _amount(self, amount: int, view: dict[str, Any]) -> str:
         if view.get("phase") == "bidding" and (view.get("options") or {}).get("blaze"):
-            return f"{amount} bugs"
+            return f"{amount} bug{'s' if amount != 1 else ''}"
         return f"${amount}"
 
     def _betting_label(self, kind: str, view: dict[str, Any]) -> str:

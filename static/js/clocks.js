@@ -20,10 +20,10 @@
     var days = Math.floor(minutes / 1440);
     var hours = Math.floor((minutes % 1440) / 60);
     if (days > 0) {
-      return plural(days, "day") + " " + plural(hours, "hour") + " left";
+      return plural(days, "day") + ", " + plural(hours, "hour") + " left";
     }
     if (hours > 0) {
-      return plural(hours, "hour") + " " + plural(minutes % 60, "minute") + " left";
+      return plural(hours, "hour") + ", " + plural(minutes % 60, "minute") + " left";
     }
     if (minutes > 0) {
       return plural(minutes, "minute") + " left";

@@ -193,8 +193,9 @@ def test_the_turn_mail_comes_from_its_templates_with_the_same_words() -> None:
     assert f"{url}\n\n" in mail.body
     assert mail.body.endswith(
         "\n\nWe will not write again about this match until you have played.\n"
-        "To change how often we write, see your settings on Parlour.\n"
+        f"To change how often we write, see your settings: {settings.SITE_URL.rstrip('/')}/me/\n"
     )
+    assert f'see <a href="{settings.SITE_URL.rstrip("/")}/me/">your settings</a>' in mail.html
     assert {"games/mail/_short_view.txt", "games/mail/_short_view.html"} <= set(rendered)
     assert f"<p>Hello {escape(user.name)},</p>" in mail.html and f"<strong>{escape(title)}</strong>" in mail.html
     assert f'<a href="{url}">' in mail.html and "go to the table</a>" in mail.html.lower()

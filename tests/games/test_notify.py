@@ -11,6 +11,7 @@ from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core import mail as django_mail
 from django.db import connection
 from django.test import Client
@@ -329,6 +330,11 @@ def test_reminders_go_once_each_before_the_deadline_and_never_after_it(clock: Wo
     assert first.recipient == seat.user.email and "runs out in 1 day" in _spaced(first.subject)
     assert "runs out in 1 hour, 59 minutes" in _spaced(second.subject)
     assert match.get_absolute_url() in first.body and "Thursday 5 March, 09:00 UTC" in first.body
+    # The plain text names the address of the settings it points to, not just "your settings".
+    assert first.body.rstrip().endswith(
+        "see your settings: " + settings.SITE_URL.rstrip("/") + reverse("accounts-profile")
+    )
+    assert f'<a href="{settings.SITE_URL.rstrip("/")}{reverse("accounts-profile")}">your settings</a>' in first.html
 
 
 def _spaced(text: str) -> str:

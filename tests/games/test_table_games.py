@@ -225,3 +225,9 @@ def test_a_players_other_cards_show_under_their_games_heading_to_them_only() -> 
     assert 'class="card-set"' not in watcher and "Your bidding cards" not in watcher
     karnoffel = make_match("karnoffel")
     assert 'class="card-set"' not in table_page(reader_of(karnoffel)[1], karnoffel)
+
+
+@pytest.mark.parametrize(("amount", "words"), [(0, "0 bugs"), (1, "1 bug"), (2, "2 bugs")])
+def test_a_blaze_bid_says_bug_for_one_and_bugs_for_more(amount: int, words: str) -> None:
+    view = {"phase": "bidding", "options": {"blaze": True}}
+    assert presenter_for("renfield").special_label("bid", {"type": "bid", "amount": amount}, view) == words
