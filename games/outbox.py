@@ -292,8 +292,8 @@ def turn_mail_verdict(*, mail: Mail, now: datetime) -> TurnMailVerdict:
         return TurnMailVerdict(cancel="The bot plays this seat while its player is absent.")
     if seat.user is None or seat.user.notify != User.Notify.EACH_TURN:
         return TurnMailVerdict(cancel="The player no longer wants a mail for each turn.")
-    if seat.last_seen is not None and seat.last_seen + turn_mail_grace() > now:
-        return TurnMailVerdict(wait_until=seat.last_seen + turn_mail_grace())
+    if seat.last_seen is not None and (seen_until := seat.last_seen + turn_mail_grace()) > now:
+        return TurnMailVerdict(wait_until=seen_until)
     return TurnMailVerdict()
 
 

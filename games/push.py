@@ -140,8 +140,8 @@ def push_subscribe(*, user: User, data: Any) -> PushSubscription:
 
 def push_unsubscribe(*, user: User, endpoint: str) -> int:
     """Forget one of the player's browsers; returns how many rows went (0 or 1)."""
-    if not (endpoint.isascii() and endpoint.isprintable()):
-        return 0  # every stored endpoint passed endpoint_allowed: other text (a lone surrogate, NUL) matches no row
+    if not endpoint_allowed(endpoint):
+        return 0  # a row that fails the check is never posted to (and goes at the next push); no lookup for it
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
     return deleted
 

@@ -9,12 +9,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from accounts.models import User
 from games.clocks import TimeControl
-from games.models import SeatSpec
-from games.services import match_create
 from tests.games.browser_helpers import BROWSER_MARKS, STEP_TIMEOUT_MS, sign_in_as
-from tests.games.factories import UserFactory
+from tests.games.world import clocked
 
 pytestmark = BROWSER_MARKS
 
@@ -28,18 +25,10 @@ def test_the_countdown_parts_its_units_with_a_comma_like_the_rest_of_the_page(
     site: str,
     initial: timedelta,
 ) -> None:
-    users = [UserFactory(notify=User.Notify.NEVER) for _ in range(4)]
     clock = TimeControl(initial=initial, increment=timedelta(hours=1), cap=initial)
-    match = match_create(
-        game="karnoffel",
-        players=4,
-        options={},
-        created_by=users[0],
-        seats=[SeatSpec(user=u) for u in users],
-        time_control=clock,
-    )
+    match = clocked("karnoffel", humans=4, clock=clock)
     client = Client()
-    client.force_login(users[0])
+    client.force_login(match.seats.get(number=0).user)
     context = browser.new_context()
     try:
         sign_in_as(context, site, client.session.session_key)
