@@ -67,6 +67,15 @@ TRUMP_POWER = {rank: len(TRUMP_ORDER) - i for i, rank in enumerate(TRUMP_ORDER)}
 # trump ranks played after it (led 3/4/5 only when they are trump themselves).
 LED_TRUMP_HOLDS = {"3": "K", "4": "KQ", "5": "KQ"}
 LED_ANY_SUIT_HOLDS = {"K": "345", "Q": "45", "J": "5"}
+LED_TRUMP_RULES = {"3": "led_three", "4": "led_four_or_five", "5": "led_four_or_five"}
+LED_ANY_SUIT_RULES = {"K": "led_king", "Q": "led_queen", "J": "led_jack"}
+# Every rule that can decide a trick (the ``rule`` of a trick's reason), the strongest first: when the led card
+# keeps the trick, the reason names the strongest rule it kept it by (an exception above a plain trump).
+TRICK_RULES = (
+    "led_seven", "led_three", "led_four_or_five", "led_king", "led_queen", "led_jack",
+    "trump_order", "trump", "first_seven", "seven_as_led_suit", "highest_of_led_suit",
+)  # fmt: skip
+RULE_WEIGHT = {rule: len(TRICK_RULES) - i for i, rule in enumerate(TRICK_RULES)}
 
 
 def card_label(code: str) -> str:
@@ -85,38 +94,67 @@ def _is_trump(card: str, led: str, trump: str) -> bool:
     return card[1] == trump and (card[0] != "7" or card == led)
 
 
-def _led_holds(card: str, led: str, trump: str) -> bool:
-    """Whether the led card keeps the trick against ``card`` by an exception."""
+def _led_holds(card: str, led: str, trump: str) -> str:
+    """The rule by which the led card keeps the trick against ``card`` by an exception; empty when none does."""
     if led[1] == trump:
         if led[0] == "7":
-            return card != "J" + trump
+            return "led_seven" if card != "J" + trump else ""
         if card[1] == trump and card[0] in LED_TRUMP_HOLDS.get(led[0], ""):
-            return True
-    return card[1] == trump and card[0] != "7" and card[0] in LED_ANY_SUIT_HOLDS.get(led[0], "")
+            return LED_TRUMP_RULES[led[0]]
+    if card[1] == trump and card[0] != "7" and card[0] in LED_ANY_SUIT_HOLDS.get(led[0], ""):
+        return LED_ANY_SUIT_RULES[led[0]]
+    return ""
+
+
+def contest(card: str, best: str, led: str, trump: str) -> tuple[bool, str]:
+    """Whether ``card``, played later, takes over from ``best``, the card winning so far, and the rule that decides it.
+
+    The rule is one of ``TRICK_RULES``: it names why the winner of the two wins.
+    """
+    held = _led_holds(card, led, trump) if best == led else ""
+    if held:
+        return False, held
+    card_trump, best_trump = _is_trump(card, led, trump), _is_trump(best, led, trump)
+    if card_trump and best_trump:
+        return TRUMP_POWER[card[0]] > TRUMP_POWER[best[0]], "trump_order"
+    if card_trump != best_trump:
+        return card_trump, "trump"
+    # Both plain: only the led suit counts, and a 7 of trump played later is a
+    # 7 of the led suit. Equal ranks (two 7s) leave the first one winning.
+    in_led_suit = card[1] == led[1] or (card[0] == "7" and card[1] == trump)
+    if in_led_suit and card[0] == best[0] == "7":
+        return False, "first_seven"
+    wins = in_led_suit and PLAIN_POWER[card[0]] > PLAIN_POWER[best[0]]
+    sevens = "7" + trump in (card, best) and trump != led[1]
+    return wins, "seven_as_led_suit" if sevens and (card if wins else best)[0] == "7" else "highest_of_led_suit"
 
 
 def beats(card: str, best: str, led: str, trump: str) -> bool:
     """Whether ``card``, played later, takes over from ``best``, the card winning so far."""
-    if best == led and _led_holds(card, led, trump):
-        return False
-    card_trump, best_trump = _is_trump(card, led, trump), _is_trump(best, led, trump)
-    if card_trump and best_trump:
-        return TRUMP_POWER[card[0]] > TRUMP_POWER[best[0]]
-    if card_trump != best_trump:
-        return card_trump
-    # Both plain: only the led suit counts, and a 7 of trump played later is a
-    # 7 of the led suit. Equal ranks (two 7s) leave the first one winning.
-    in_led_suit = card[1] == led[1] or (card[0] == "7" and card[1] == trump)
-    return in_led_suit and PLAIN_POWER[card[0]] > PLAIN_POWER[best[0]]
+    return contest(card, best, led, trump)[0]
+
+
+def trick_decision(played: list[str], trump: str) -> tuple[int, str, int]:
+    """The walk in play order: the index of the card that takes the trick, the rule that made it win, and the
+    index of the card that rule beat.
+
+    The rule reported is the one a player asks about: a led-card exception the winner held against a later card
+    (a led Queen against the 4 of trump), else the contest by which the winner took over, else the strongest
+    rule by which the led card kept the trick.
+    """
+    best, rule, over = 0, "", 0
+    for i in range(1, len(played)):
+        takes_over, why = contest(played[i], played[best], played[0], trump)
+        if takes_over:
+            best, rule, over = i, why, best
+        elif not rule or (best == 0 and RULE_WEIGHT[why] > RULE_WEIGHT[rule]):
+            rule, over = why, i
+    return best, rule, over
 
 
 def winning_index(played: list[str], trump: str) -> int:
     """Index of the card that takes the trick so far, walking it in play order."""
-    best = 0
-    for i in range(1, len(played)):
-        if beats(played[i], played[best], played[0], trump):
-            best = i
-    return best
+    return trick_decision(played, trump)[0] if len(played) > 1 else 0
 
 
 def trump_from(face_up_in_deal_order: list[str]) -> str:
@@ -165,6 +203,9 @@ class State(TypedDict):
     turn: int  # public: whose card is awaited
     tricks: list[Trick]  # public: this hand's finished tricks
     taken: list[int]  # public: tricks per team this hand
+    # private: the reasons of what the last action settled (``reasons``). Not secret, but the trick that ends a
+    # hand names cards that are reshuffled into the next deal at once, so no view may carry it.
+    settled: list[dict[str, Any]]
 
 
 # Views are allow-lists: these keys are copied into every view as they are...
@@ -173,7 +214,7 @@ PUBLIC_FIELDS: tuple[str, ...] = (
     "face_up", "trump", "trick", "leader", "turn", "tricks", "taken",
 )  # fmt: skip
 # ...and these never are (a seat's own hand is added to its view apart).
-PRIVATE_FIELDS: tuple[str, ...] = ("seed", "hands", "set_aside")
+PRIVATE_FIELDS: tuple[str, ...] = ("seed", "hands", "set_aside", "settled")
 
 
 def validate_options(players: int, options: dict[str, Any] | None) -> dict[str, Any]:
@@ -198,7 +239,7 @@ def new_match(players: int, options: dict[str, Any] | None = None, seed: int | s
         "winner_team": None,
         # The deal below fills in the hand's own keys.
         "dealer": 0, "face_up": [], "trump": "", "hands": [], "set_aside": [],
-        "trick": [], "leader": 0, "turn": 0, "tricks": [], "taken": [0, 0],
+        "trick": [], "leader": 0, "turn": 0, "tricks": [], "taken": [0, 0], "settled": [],
     }  # fmt: skip
     return _deal(state, 0, 0, opts.get("deck"))
 
@@ -282,7 +323,7 @@ def _apply_play(state: State, seat: int, code: str) -> State:
     hands = list(state["hands"])
     hands[seat] = [c for c in hands[seat] if c != code]
     trick: list[Played] = [*state["trick"], {"seat": seat, "card": code}]
-    new: State = {**state, "hands": hands, "trick": trick, "turn": (seat + 1) % SEATS}
+    new: State = {**state, "hands": hands, "trick": trick, "turn": (seat + 1) % SEATS, "settled": []}
     if len(trick) == SEATS:
         return _apply_trick_end(new)
     return new
@@ -290,12 +331,14 @@ def _apply_play(state: State, seat: int, code: str) -> State:
 
 def _apply_trick_end(state: State) -> State:
     trick = state["trick"]
-    winner = trick[winning_index([p["card"] for p in trick], state["trump"])]["seat"]
+    reason = trick_reason(trick, state["trump"], len(state["tricks"]) + 1)
+    winner = reason["seat"]
     taken = list(state["taken"])
     taken[team_of(winner)] += 1
     done: Trick = {"leader": state["leader"], "cards": trick, "winner": winner}
     new: State = {
         **state, "trick": [], "tricks": [*state["tricks"], done], "taken": taken, "leader": winner, "turn": winner,
+        "settled": [reason],
     }  # fmt: skip
     if taken[team_of(winner)] == TRICKS_TO_WIN:
         return _apply_hand_end(new, team_of(winner))
@@ -307,6 +350,7 @@ def _apply_hand_end(state: State, team: int) -> State:
     hands_won[team] += 1
     # Only counts and seats: the cards of this hand are shuffled into the
     # next deal, where most of them are hidden again.
+    reason = hand_reason(state["hand_no"], team, state["taken"], hands_won)
     last: LastHand = {
         "hand_no": state["hand_no"],
         "dealer": state["dealer"],
@@ -314,10 +358,66 @@ def _apply_hand_end(state: State, team: int) -> State:
         "taken": state["taken"],
         "trick_winners": [t["winner"] for t in state["tricks"]],
     }
-    new: State = {**state, "hands_won": hands_won, "last_hand": last}
+    settled = [*state["settled"], reason]
+    new: State = {**state, "hands_won": hands_won, "last_hand": last, "settled": settled}
     if hands_won[team] >= state["target"]:
-        return {**new, "winner_team": team}
+        return {**new, "winner_team": team, "settled": [*settled, match_reason(team, hands_won, state["target"])]}
     return _deal(new, state["hand_no"] + 1, (state["dealer"] + 1) % SEATS)
+
+
+# --- reasons: why a trick, a hand, the match went as it did ------------------------
+
+
+def trick_reason(trick: list[Played], trump: str, number: int) -> dict[str, Any]:
+    """Who took a finished trick, with which card, and by which rule (``trick_decision``, the rule itself)."""
+    played = [p["card"] for p in trick]
+    best, rule, over = trick_decision(played, trump)
+    return {
+        "kind": "trick",
+        "rule": rule,
+        "trick_no": number,
+        "seat": trick[best]["seat"],
+        "card": played[best],
+        "over": played[over],
+        "over_seat": trick[over]["seat"],
+        "led": played[0],
+        "trump": trump,
+        "cards": played,
+    }
+
+
+def hand_reason(hand_no: int, team: int, taken: list[int], hands_won: list[int]) -> dict[str, Any]:
+    """A hand is won by the first team to three tricks: seats and counts, no cards (they are dealt again)."""
+    return {
+        "kind": "hand",
+        "rule": "three_tricks",
+        "hand_no": hand_no,
+        "team": team,
+        "seats": list(TEAMS[team]),
+        "taken": list(taken),
+        "scores": [1 if team_of(seat) == team else 0 for seat in range(SEATS)],
+        "hands_won": list(hands_won),
+    }
+
+
+def match_reason(team: int, hands_won: list[int], target: int) -> dict[str, Any]:
+    return {
+        "kind": "match",
+        "rule": "target_reached",
+        "team": team,
+        "seats": list(TEAMS[team]),
+        "hands_won": list(hands_won),
+        "target": target,
+    }
+
+
+def reasons(before: State, after: State) -> list[dict[str, Any]]:
+    """What the one action from ``before`` to ``after`` settled: a trick, then perhaps the hand and the match.
+
+    Recorded by the rules as they applied (``_apply_trick_end``, ``_apply_hand_end``); a state stored before
+    reasons existed has none.
+    """
+    return [dict(r) for r in after.get("settled") or []]
 
 
 # --- scoring ---------------------------------------------------------------
@@ -368,6 +468,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 def state_from_view(view: dict[str, Any], private: dict[str, Any]) -> State:
     """The full state from a seat's view plus ``private`` (exactly ``PRIVATE_FIELDS``, real or sampled)."""
+    # A state made up from a view has no last action, so what it settled may be left out (a bot's sampler does).
+    private = {"settled": [], **private} if "seed" in private else private
     return cast(State, cards.rebuild(view, private, PUBLIC_FIELDS, PRIVATE_FIELDS))
 
 

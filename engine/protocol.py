@@ -71,6 +71,10 @@ class Game(Protocol):
 
     def state_from_view(self, view: dict[str, Any], private: dict[str, Any]) -> State: ...
 
+    # Why it happened: the structured reasons for what the one action from ``before`` to ``after`` settled
+    # (a trick, a hand, a showdown, the match), each ``{"kind", "rule", ...public facts}``; [] for nothing.
+    def reasons(self, before: State, after: State) -> list[dict[str, Any]]: ...
+
 
 if TYPE_CHECKING:
     # mypy checks that each game module satisfies the protocol: a missing or

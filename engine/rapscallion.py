@@ -16,6 +16,15 @@ Actions:
   or the face-down one with ``"card": "hidden"``. The last taker of a row that
   holds exactly one card left gets it without acting.
 
+Why it happened: ``reasons(before, after)`` gives what one action settled, as the rules that applied
+recorded it (``settled``): ``bids`` (rules ``lone_rapscallion``, ``highest_number``,
+``highest_playing_card``, ``suit_breaks_tie``, ``rapscallions_cancel``, ``no_bids``), and at a
+showdown ``showdown`` per seat (its category, e.g. ``two_pair``, and every item of its points),
+``best_hand`` / ``worst_hand`` (``poker_rank``, ``suit_tiebreak``), ``side_bet``
+(``lone_rapscallion``, ``highest_number``, ``rapscallions_cancel``, ``nothing_wins``), ``hand``
+(``items_added``) and ``match`` (``highest_total``, ``last_hands_break_tie``). The view's
+``last_hand`` carries what decided its showdown (``decided``: seats and rule ids, no cards).
+
 Phases (``state["phase"]``); the eleven rounds of a hand follow ``PLAN``
 (``P`` a playing-card round, ``B`` a bidding-card round)::
 
@@ -314,6 +323,9 @@ class State(TypedDict):
     discard: list[str]  # public: face-up centre cards left untaken
     buried_cards: list[str]  # private: face-down playing cards left untaken
     buried_bidding_cards: list[str]  # private: face-down bidding cards left untaken
+    # private: the reasons of what the last action settled (``reasons``). Not secret, but a showdown names
+    # cards that are shuffled into the next deal at once, so no view may carry them as codes.
+    settled: list[dict[str, Any]]
 
 
 # Views are allow-lists: these keys are copied into every view as they are...
@@ -324,7 +336,7 @@ PUBLIC_FIELDS: tuple[str, ...] = (
 # ...and these never are; a view shows only what follows from them for its seat.
 PRIVATE_FIELDS: tuple[str, ...] = (
     "seed", "options", "stock", "bidding_stock", "hands", "bidding", "side_bet", "sealed", "down", "taken",
-    "buried_cards", "buried_bidding_cards",
+    "buried_cards", "buried_bidding_cards", "settled",
 )  # fmt: skip
 
 
@@ -363,7 +375,7 @@ def _start_hand(
         "known": [[] for _ in range(n)], "aside": [[] for _ in range(n)], "spent": [[] for _ in range(n)],
         "side_bet": [None] * n, "sealed": [None] * n, "asked": [], "final": [None] * n,
         "reveals": [], "centre": [], "down": None, "order": [], "taken": [],
-        "out": [], "discard": [], "buried_cards": [], "buried_bidding_cards": [],
+        "out": [], "discard": [], "buried_cards": [], "buried_bidding_cards": [], "settled": [],
     }  # fmt: skip
 
 
@@ -423,7 +435,7 @@ _LEGAL = {"side_bet": _legal_side_bet, "bid": _legal_bid, "take": _legal_take}
 def apply(state: State, seat: int, action: dict[str, Any]) -> State:
     if not action_in(action, legal_actions(state, seat)):
         raise IllegalAction(_refusal(state, seat, action))
-    return _APPLY[state["phase"]](state, seat, action["card"])
+    return _APPLY[state["phase"]]({**state, "settled": []}, seat, action["card"])
 
 
 def _refusal(state: State, seat: Any, action: Any) -> str:
@@ -519,6 +531,8 @@ def _settle_rapscallions(state: State, sealed: list[str | None]) -> State:
         "aside": [[*cards, cast(str, sealed[s])] if s in numbers else cards for s, cards in enumerate(state["aside"])],
         "final": [sealed[s] if s in asked and s not in cancelled else state["final"][s] for s in range(n)],
     }
+    if cancelled:
+        new["settled"] = [*state["settled"], _cancel_reason(state, cancelled, sealed)]
     # A cancelled seat with no bidding card left cannot re-bid: it chooses last.
     rebid = [s for s in cancelled if state["bidding"][s]]
     if rebid:
@@ -539,10 +553,50 @@ def bid_rank(code: str | None, seat: int) -> tuple[int, int]:
     return 1, rank * 4 + suit
 
 
+def taking_order(final: list[str | None]) -> tuple[list[int], str]:
+    """The seats in the order they choose (``bid_rank``), and the id of the rule that put the first first:
+    a lone Rapscallion, the highest number, the highest playing card, or that card's suit over an equal rank."""
+    order = sorted(range(len(final)), key=lambda s: bid_rank(final[s], s), reverse=True)
+    first = final[order[0]]
+    if first is None:
+        return order, "no_bids"
+    if is_rapscallion(first):
+        return order, "lone_rapscallion"
+    if not is_playing(first):
+        return order, "highest_number"
+    tied = any(card and is_playing(card) and card[0] == first[0] for card in final if card != first)
+    return order, "suit_breaks_tie" if tied else "highest_playing_card"
+
+
 def _begin_taking(state: State) -> State:
-    final = state["final"]
-    order = sorted(range(state["players"]), key=lambda s: bid_rank(final[s], s), reverse=True)
-    return {**state, "order": order, "phase": "take", "taken": [], "asked": []}
+    order, rule = taking_order(state["final"])
+    reason = {
+        "kind": "bids",
+        "rule": rule,
+        "hand_no": state["hand_no"],
+        "round": state["round"],
+        "round_kind": "playing" if _kind(state) == "P" else "bidding",
+        "seat": order[0],
+        "card": state["final"][order[0]],
+        "bids": list(state["final"]),
+        "order": order,
+    }
+    settled = [*state["settled"], reason]
+    return {**state, "order": order, "phase": "take", "taken": [], "asked": [], "settled": settled}
+
+
+def _cancel_reason(state: State, cancelled: list[int], sealed: list[str | None]) -> dict[str, Any]:
+    """Two or more Rapscallions played together cancel; each is used up, and those seats bid again."""
+    return {
+        "kind": "bids",
+        "rule": "rapscallions_cancel",
+        "hand_no": state["hand_no"],
+        "round": state["round"],
+        "round_kind": "playing",
+        "seats": list(cancelled),
+        "cards": [sealed[s] for s in cancelled],
+        "rebid": [s for s in cancelled if state["bidding"][s]],
+    }
 
 
 def _apply_take(state: State, seat: int, card: str) -> State:
@@ -618,22 +672,49 @@ _APPLY = {"side_bet": _apply_side_bet, "bid": _apply_bid, "take": _apply_take}
 
 
 def side_bet_winner(bets: list[str | None]) -> int | None:
-    """A lone Rapscallion wins; two or more cancel and the highest number wins."""
+    return side_bet_decision(bets)[0]
+
+
+def side_bet_decision(bets: list[str | None]) -> tuple[int | None, str]:
+    """Who wins the side bet and the id of the rule: a lone Rapscallion wins; two or more cancel and the
+    highest number wins (nobody, with no number in it)."""
     raps = [s for s, card in enumerate(bets) if card and is_rapscallion(card)]
     if len(raps) == 1:
-        return raps[0]
+        return raps[0], "lone_rapscallion"
     numbers = [(bid_value(card), s) for s, card in enumerate(bets) if card and not is_rapscallion(card)]
-    return max(numbers)[1] if numbers else None
+    rule = "rapscallions_cancel" if raps else "highest_number"
+    return (max(numbers)[1], rule) if numbers else (None, "nothing_wins")
+
+
+def extreme_hand(keys: list[HandKey], *, best: bool) -> tuple[int, str, int]:
+    """The seat with the best (or worst) hand, the id of the rule that decided it, and the seat it beat
+    (or fell below) last: by poker rank, or by suits when the category and ranks are equal."""
+    ranked = sorted(range(len(keys)), key=keys.__getitem__, reverse=best)
+    seat, other = ranked[0], ranked[1]
+    same_rank = keys[seat][:2] == keys[other][:2]
+    return seat, "suit_tiebreak" if same_rank else "poker_rank", other
 
 
 def score_hand(hands: list[list[str]], side_bets: list[str | None], bidding: list[list[str]]) -> list[dict[str, Any]]:
     """Each seat's points for one hand, item by item."""
+    return score_decisions(hands, side_bets, bidding)[0]
+
+
+def score_decisions(
+    hands: list[list[str]], side_bets: list[str | None], bidding: list[list[str]]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Each seat's points for one hand, item by item, and what decided the best and worst hand and the
+    side bet (seats and rule ids): the showdown's reasons come from here."""
     evaluated = [best_hand(cards) for cards in hands]
     keys = [key for key, _five in evaluated]
-    seats = range(len(hands))
-    best = max(seats, key=keys.__getitem__)
-    worst = min(seats, key=keys.__getitem__)
-    winner = side_bet_winner(side_bets)
+    best, best_rule, best_over = extreme_hand(keys, best=True)
+    worst, worst_rule, worst_under = extreme_hand(keys, best=False)
+    winner, side_rule = side_bet_decision(side_bets)
+    decided = {
+        "best": best, "best_rule": best_rule, "best_over": best_over,
+        "worst": worst, "worst_rule": worst_rule, "worst_under": worst_under,
+        "side_bet_winner": winner, "side_bet_rule": side_rule,
+    }  # fmt: skip
     rows = []
     for s, (key, five) in enumerate(evaluated):
         points = {
@@ -644,21 +725,110 @@ def score_hand(hands: list[list[str]], side_bets: list[str | None], bidding: lis
             "rapscallions": UNUSED_RAPSCALLION_POINTS * sum(map(is_rapscallion, bidding[s])),
         }
         rows.append({"category": CATEGORIES[key[0]], "five": five, "points": points, "total": sum(points.values())})
-    return rows
+    return rows, decided
 
 
 def _score(state: State) -> State:
-    rows = score_hand(state["hands"], state["side_bet"], state["bidding"])
+    rows, decided = score_decisions(state["hands"], state["side_bet"], state["bidding"])
     totals = [row["total"] for row in rows]
     scores = [a + b for a, b in zip(state["scores"], totals, strict=True)]
     history = [*state["history"], totals]
-    last_hand = _showdown(state, rows)
+    last_hand = _showdown(state, rows) | {"decided": decided}
+    settled = [*state["settled"], *showdown_reasons(state, rows, decided), hand_reason(state, totals, scores)]
+    scored: State = {**state, "scores": scores, "history": history, "last_hand": last_hand}
     if max(scores) >= state["options"]["target"]:
-        return {**state, "scores": scores, "history": history, "last_hand": last_hand, "phase": "over"}
+        return {**scored, "phase": "over", "settled": [*settled, match_reason(scored)]}
     colours = state["colours"][-1:] + state["colours"][:-1]  # each set passes to the next seat
-    return _start_hand(
+    new = _start_hand(
         state["players"], state["seed"], state["options"], scores, history, state["hand_no"] + 1, colours, last_hand
     )
+    return {**new, "settled": settled}
+
+
+# --- reasons: why a showdown, a hand, the match went as they did --------------------------
+
+
+def showdown_reasons(state: State, rows: list[dict[str, Any]], decided: dict[str, Any]) -> list[dict[str, Any]]:
+    """One reason per seat (its category and every item of its points, so that two hands of one category
+    can be told apart), then the best and the worst hand and the side bet, as ``score_decisions`` decided.
+    Every card in them is shown at the showdown: the fives and the side bets."""
+    found = [
+        {
+            "kind": "showdown",
+            "rule": row["category"].replace(" ", "_"),
+            "hand_no": state["hand_no"],
+            "seat": seat,
+            "category": row["category"],
+            "five": list(row["five"]),
+            "points": dict(row["points"]),
+            "total": row["total"],
+            "unused_rapscallions": sum(map(is_rapscallion, state["bidding"][seat])),
+        }
+        for seat, row in enumerate(rows)
+    ]
+    for end, points in (("best", BEST_HAND_POINTS), ("worst", WORST_HAND_POINTS)):
+        seat, other = decided[end], decided["best_over" if end == "best" else "worst_under"]
+        found.append(
+            {
+                "kind": f"{end}_hand",
+                "rule": decided[f"{end}_rule"],
+                "hand_no": state["hand_no"],
+                "seat": seat,
+                "category": rows[seat]["category"],
+                "five": list(rows[seat]["five"]),
+                "other": other,
+                "other_five": list(rows[other]["five"]),
+                "points": points,
+            }
+        )
+    return [*found, _side_bet_reason(state, decided)]
+
+
+def _side_bet_reason(state: State, decided: dict[str, Any]) -> dict[str, Any]:
+    winner = decided["side_bet_winner"]
+    return {
+        "kind": "side_bet",
+        "rule": decided["side_bet_rule"],
+        "hand_no": state["hand_no"],
+        "seat": winner,
+        "card": None if winner is None else state["side_bet"][winner],
+        "bets": list(state["side_bet"]),
+        "points": SIDE_BET_POINTS if winner is not None else 0,
+    }
+
+
+def hand_reason(state: State, totals: list[int], scores: list[int]) -> dict[str, Any]:
+    """The hand's points per seat (the sum of each seat's items) and the match totals after it."""
+    return {
+        "kind": "hand",
+        "rule": "items_added",
+        "hand_no": state["hand_no"],
+        "scores": list(totals),
+        "totals": list(scores),
+        "target": state["options"]["target"],
+    }
+
+
+def match_reason(state: State) -> dict[str, Any]:
+    """Someone reached the target: the highest total wins, ties broken by the last hand, then the one before."""
+    scores, ranking = state["scores"], places(state)
+    tied = sum(1 for total in scores if total == max(scores)) > 1
+    return {
+        "kind": "match",
+        "rule": "last_hands_break_tie" if tied else "highest_total",
+        "scores": list(scores),
+        "places": ranking,
+        "target": state["options"]["target"],
+    }
+
+
+def reasons(before: State, after: State) -> list[dict[str, Any]]:
+    """What the one action from ``before`` to ``after`` settled, in order: Rapscallions cancelling, the
+    taking order of a round, and at the end of a hand its showdown, its points and perhaps the match.
+
+    Recorded by the rules as they applied (``taking_order``, ``score_decisions``); a state stored before
+    reasons existed has none."""
+    return json_copy(after.get("settled") or [])
 
 
 def _showdown(state: State, rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -748,6 +918,8 @@ def _holding(state: State) -> list[list[int]]:
 
 def state_from_view(view: dict[str, Any], private: dict[str, Any]) -> State:
     """The full state from a seat's view plus ``private`` (exactly ``PRIVATE_FIELDS``, real or sampled)."""
+    # A state made up from a view has no last action, so what it settled may be left out (a bot's sampler does).
+    private = {"settled": [], **private} if "seed" in private else private
     return cast(State, rebuild(view, private, PUBLIC_FIELDS, PRIVATE_FIELDS))
 
 

@@ -37,6 +37,13 @@ Actions, by phase:
 Amounts and ranks are whole numbers (``int``) and nothing else: ``True`` and
 ``1.0`` are refused although Python finds them equal to ``1``.
 
+Why it happened: ``reasons(before, after)`` gives what one action settled, as the rules that applied
+recorded it (``settled``): ``trick`` (rules ``highest_of_led_suit``, ``higher_suit``,
+``equal_card_earlier``, ``highest_rank``, ``equal_rank_later``, ``zero_led``, ``death_card``,
+``last_seat_in``), ``bought_out``, ``hand`` (``fewest_bugs``, ``split_pot``, ``no_bugs``,
+``blaze_made``, ``blaze_failed``), ``folded``, ``sat_out`` and ``match`` (``hands_played``). Each
+finished trick and each history record carries its own ``reason`` too.
+
 The state is plain JSON (``State`` below says which keys are public). ``apply``
 never changes its argument: every helper takes a state and returns a new one,
 sharing the lists it does not change.
@@ -329,6 +336,9 @@ class MatchFields(TypedDict):
     out: list[bool]  # public: Blaze seats sitting out until someone wins the pot
     history: list[dict[str, Any]]  # public: one record per finished hand
     over: bool  # public
+    # private: the reasons of what the last action settled (``reasons``). Not secret, but one action may
+    # finish a hand and play out the next (a Blaze seat dealt in alone), whose tricks no view still holds.
+    settled: list[dict[str, Any]]
 
 
 class Bidding(TypedDict):
@@ -393,7 +403,7 @@ class State(MatchFields, HandFields):
     """A whole Renfield state: plain JSON."""
 
 
-PRIVATE_FIELDS = ("seed", "hands", "laid_down", "deck", "pack", "draw_pile")
+PRIVATE_FIELDS = ("seed", "hands", "laid_down", "deck", "pack", "draw_pile", "settled")
 # Copied into every view; those in RELABELLED_FIELDS in another form (``options`` names its cards by label,
 # so that a code in a view always means a card that seat sees), which ``state_from_view`` turns back.
 RELABELLED_FIELDS = ("options",)
@@ -477,6 +487,7 @@ def new_match(players: int, options: dict[str, Any] | None = None, seed: int | N
         "out": [False] * players,
         "history": [],
         "over": False,
+        "settled": [],
     }
     return _begin_hand(match, stacked)
 
@@ -669,7 +680,7 @@ def apply(state: State, seat: int, action: Action) -> State:
     legal = legal_actions(state, seat)
     if not action_in(action, legal):
         raise IllegalAction(_refusal(state, seat, action, legal))
-    return APPLY[state["phase"]](state, seat, action)
+    return APPLY[state["phase"]]({**state, "settled": []}, seat, action)
 
 
 def _refusal(s: State, seat: Any, action: Any, legal: list[Action]) -> str:
@@ -967,7 +978,7 @@ def _apply_play(s: State, seat: int, action: Action) -> State:
         s = {**s, "hands": hands, "shown": shown, "trick": [*s["trick"], play]}
     else:
         if action["type"] == "buy":
-            s = _pay(s, seat, trick_price(s["table"], [p["card"] for p in s["trick"]]))
+            s = _buy_out(s, seat)
         s = _lay_down(s, seat)
         if _count_in(s) == 1:
             return _play_out_alone(s)
@@ -977,41 +988,86 @@ def _apply_play(s: State, seat: int, action: Action) -> State:
     return {**s, "turn": nxt} if s["trick"] else {**s, "leader": nxt, "turn": nxt}
 
 
+def _buy_out(s: State, seat: int) -> State:
+    """Buying the Trick: a seat with no bugs folds by paying for the cards in the trick."""
+    cards = [p["card"] for p in s["trick"]]
+    price = trick_price(s["table"], cards)
+    reason = {"kind": "bought_out", "rule": "buying_the_trick", "seat": seat, "cards": cards, "price": price}
+    return {**_pay(s, seat, price), "settled": [*s["settled"], reason]}
+
+
 def winner_of(trick: list[dict[str, Any]], order: list[str] | None, options: dict[str, Any]) -> int:
-    """The seat whose card takes ``trick``: highest suit in the bidder's
-    order, then highest rank; in Flatline rank alone, a tie going to the
-    later card, and a led zero makes its suit high. Death cards take part in
-    nothing. (Public so that the bots judge tricks exactly as the engine.)"""
+    """The seat whose card takes ``trick`` (``trick_decision`` without its rule). Public so that the bots
+    judge tricks exactly as the engine."""
+    return trick_decision(trick, order, options)[0]
+
+
+def trick_decision(trick: list[dict[str, Any]], order: list[str] | None, options: dict[str, Any]) -> tuple[int, str]:
+    """The seat whose card takes ``trick`` and the rule that made it: highest suit in the bidder's
+    order, then highest rank (an equal declared card loses to the earlier one); in Flatline rank alone,
+    a tie going to the later card, and a led zero makes its suit high. Death cards take part in nothing,
+    and a trick holding one is taken by nobody (the seat returned leads next)."""
     death = options["death_cards"] if options["death_card"] else ()
     order = order or list(SUITS)
     flat = options["flatline"]
     led_suit, led_rank = played_as(trick[0])
     zero_led = flat and led_rank == 0
-    best, best_key = trick[0]["seat"], None
+    best, best_key, tie = trick[0], None, False
     for play in trick:
         if play["card"] in death:
             continue
         suit, rank = played_as(play)
         key = (zero_led and suit == led_suit, rank) if flat else (-order.index(suit), rank)
-        if best_key is None or key > best_key or (flat and key == best_key):
-            best, best_key = play["seat"], key
-    return best
+        if best_key is None or key > best_key:
+            best, best_key, tie = play, key, False
+        elif key == best_key:
+            best, tie = (play if flat else best), True
+    return best["seat"], _trick_rule(trick, best, tie=tie, death=death, flat=flat, zero_led=zero_led)
+
+
+def _trick_rule(
+    trick: list[dict[str, Any]], best: dict[str, Any], *, tie: bool, death: Any, flat: bool, zero_led: bool
+) -> str:
+    """The id of the rule that gave ``best`` the trick (see ``trick_decision``)."""
+    if any(p["card"] in death for p in trick):
+        return "death_card"
+    if len(trick) == 1:
+        return "last_seat_in"
+    if flat:
+        return "zero_led" if zero_led else "equal_rank_later" if tie else "highest_rank"
+    if tie:
+        return "equal_card_earlier"
+    return "higher_suit" if played_as(best)[0] != played_as(trick[0])[0] else "highest_of_led_suit"
 
 
 def _complete_trick(s: State) -> State:
     """The taker pays for the trick and leads next; a trick with a Death card
     is taken by nobody and leaves the game face up."""
     trick, table = s["trick"], s["table"]
-    winner = winner_of(trick, s["order"], s["options"])
+    winner, rule = trick_decision(trick, s["order"], s["options"])
     cards = [p["card"] for p in trick]
-    killed = any(c in _special(s)[1] for c in cards)
-    record = {"leader": trick[0]["seat"], "plays": trick, "taker": None if killed else winner, "winner": winner}
-    s = {**s, "tricks": [*s["tricks"], record], "trick": [], "leader": winner, "turn": winner}
+    killed = rule == "death_card"
+    price = 0 if killed else trick_price(table, cards)
+    reason = trick_reason(s, rule, winner, price)
+    record = {
+        "leader": trick[0]["seat"],
+        "plays": trick,
+        "taker": None if killed else winner,
+        "winner": winner,
+        "reason": reason,
+    }
+    s = {
+        **s,
+        "tricks": [*s["tricks"], record],
+        "trick": [],
+        "leader": winner,
+        "turn": winner,
+        "settled": [*s["settled"], reason],
+    }
     if killed:
         return {**s, "removed": s["removed"] + cards}
     taken = s["taken"][winner] + cards
     bugs = s["bugs"][winner] + sum(bugs_of(table, c) for c in cards)
-    price = trick_price(table, cards)
     return {
         **s,
         "taken": _replace(s["taken"], winner, taken),
@@ -1019,6 +1075,37 @@ def _complete_trick(s: State) -> State:
         "money": _replace(s["money"], winner, s["money"][winner] - price),
         "pot": s["pot"] + price,
     }
+
+
+def trick_reason(s: State, rule: str, winner: int, price: int) -> dict[str, Any]:
+    """Why the trick on the table went as it did: the winning play, the rule (``trick_decision``'s) and
+    what its taker pays. Every card in it was played face up."""
+    trick, table = s["trick"], s["table"]
+    play = next(p for p in trick if p["seat"] == winner)
+    cards = [p["card"] for p in trick]
+    reason: dict[str, Any] = {
+        "kind": "trick",
+        "rule": rule,
+        "hand_no": s["hand_no"],
+        "trick_no": len(s["tricks"]) + 1,
+        "seat": winner,
+        "card": play["card"],
+        "led": trick[0]["card"],
+        "led_suit": played_as(trick[0])[0],
+        "order": list(s["order"] or []),
+        "cards": cards,
+        "taker": None if rule == "death_card" else winner,
+        "price": price,
+        "doublers": sum(1 for c in cards if c[1:] == MONEY_DOUBLER) if price else 0,
+        "bugs": 0 if rule == "death_card" else sum(bugs_of(table, c) for c in cards),
+    }
+    if "suit" in play:
+        reason["as_suit"], reason["as_rank"] = played_as(play)
+    if "suit" in trick[0]:
+        reason["led_as"] = list(played_as(trick[0]))
+    if rule == "death_card":
+        reason["death"] = [c for c in cards if c in _special(s)[1]]
+    return reason
 
 
 def _after_trick(s: State) -> State:
@@ -1059,21 +1146,27 @@ def _finish_hand(s: State) -> State:
     """Score the hand, record it, and deal the next one (or end the match)."""
     n, table = s["players"], s["table"]
     totals = [bug_total(table, s["taken"][p]) for p in range(n)]
-    record = {
+    record: dict[str, Any] = {
         "hand": s["hand_no"],
         "dealer": s["dealer"],
         "pot": s["pot"],
         "bugs": totals,
         "folded": [p for p in range(n) if not s["in"][p] and not s["out"][p]],
+        "sat_out": [p for p in range(n) if s["out"][p]],
         "bidder": s["bidder"],
         "bid": s["bid"],
         "order": s["order"],
     }
-    s, result = _score_blaze(s, totals) if s["options"]["blaze"] else _score_pot(s, totals)
+    pot = s["pot"]
+    s, result, decided = _score_blaze(s, totals) if s["options"]["blaze"] else _score_pot(s, totals)
+    record |= result | {"money": list(s["money"])}
+    record["reason"] = hand_reason(s, record, decided, pot)
+    settled = [*s["settled"], record["reason"], *_seat_reasons(s, record)]
     hand_no = s["hand_no"] + 1
     s = {
         **s,
-        "history": [*s["history"], record | result],
+        "settled": settled,
+        "history": [*s["history"], record],
         "hand_no": hand_no,
         "turn": None,
         "bidding": None,
@@ -1081,36 +1174,113 @@ def _finish_hand(s: State) -> State:
         "betting": None,
     }
     if hand_no >= s["hands_total"]:
-        return {**s, "phase": "over", "over": True}
+        return {**s, "phase": "over", "over": True, "settled": [*settled, match_reason(s)]}
     next_deal: State = {**s, "dealer": (s["dealer"] + 1) % n}
     return _begin_hand(next_deal)
 
 
-def _score_pot(s: State, totals: list[int]) -> tuple[State, dict[str, Any]]:
+def _score_pot(s: State, totals: list[int]) -> tuple[State, dict[str, Any], dict[str, Any]]:
     """Fewest bugs (at least one) among the seats still in wins; ties split,
-    the odd dollars stay in the pot."""
+    the odd dollars stay in the pot. Also returns what decided it: the rule's id."""
     eligible = [p for p in range(s["players"]) if s["in"][p] and totals[p] >= 1]
     if not eligible:
-        return s, {"winners": [], "share": 0}
+        return s, {"winners": [], "share": 0}, {"rule": "no_bugs"}
     low = min(totals[p] for p in eligible)
     winners = [p for p in eligible if totals[p] == low]
     share = s["pot"] // len(winners)
     money = [m + share if p in winners else m for p, m in enumerate(s["money"])]
-    return {**s, "money": money, "pot": s["pot"] - share * len(winners)}, {"winners": winners, "share": share}
+    decided = {"rule": "split_pot" if len(winners) > 1 else "fewest_bugs"}
+    return {**s, "money": money, "pot": s["pot"] - share * len(winners)}, {"winners": winners, "share": share}, decided
 
 
-def _score_blaze(s: State, totals: list[int]) -> tuple[State, dict[str, Any]]:
+def _score_blaze(s: State, totals: list[int]) -> tuple[State, dict[str, Any], dict[str, Any]]:
     """The bidder who takes at least the bid wins the pot and everyone comes
-    back in; otherwise the bidder matches the pot and who folded sits out."""
+    back in; otherwise the bidder matches the pot and who folded sits out.
+    Also returns what decided it: the rule's id, the bidder and the bid (one bug for a seat dealt in alone)."""
     bidder = s["bidder"] if s["bidder"] is not None else s["in"].index(True)
     bid = s["bid"] or 1
     if s["in"][bidder] and totals[bidder] >= bid:
         money = _replace(s["money"], bidder, s["money"][bidder] + s["pot"])
         won: State = {**s, "money": money, "pot": 0, "out": [False] * s["players"]}
-        return won, {"winners": [bidder], "share": s["pot"], "made": True}
+        return won, {"winners": [bidder], "share": s["pot"], "made": True}, _blaze_decided(True, bidder, bid)
     lost = _pay(s, bidder, s["pot"])
     out = [was_out or not seat_in for was_out, seat_in in zip(s["out"], s["in"], strict=True)]
-    return {**lost, "out": out}, {"winners": [], "share": 0, "made": False}
+    return {**lost, "out": out}, {"winners": [], "share": 0, "made": False}, _blaze_decided(False, bidder, bid)
+
+
+def _blaze_decided(made: bool, bidder: int, bid: int) -> dict[str, Any]:
+    return {"rule": "blaze_made" if made else "blaze_failed", "bidder": bidder, "bid": bid}
+
+
+# --- reasons: why a trick, a hand, the match went as they did ---------------------------
+
+
+def hand_scores(s: State, money: list[int]) -> list[int] | None:
+    """What each seat won or lost in the hand just scored: its money now against the last hand's end (the
+    stake before the first). None for a state stored before the history recorded the money."""
+    if not s["history"]:
+        return [m - s["stake"] for m in money]
+    before = s["history"][-1].get("money")
+    return [m - b for m, b in zip(money, before, strict=True)] if before else None
+
+
+def hand_reason(s: State, record: dict[str, Any], decided: dict[str, Any], pot: int) -> dict[str, Any]:
+    """Why the hand just scored paid what it did (``decided`` by ``_score_pot`` or ``_score_blaze``): bugs
+    after doubling, the 12s that doubled them, the pot, the winners and each seat's result. No cards."""
+    n = s["players"]
+    return {
+        "kind": "hand",
+        "hand_no": s["hand_no"],
+        "winners": list(record["winners"]),
+        "share": record["share"],
+        "pot": pot,
+        "left_in_pot": s["pot"],
+        "bugs": list(record["bugs"]),
+        "doubled": [sum(1 for c in s["taken"][p] if c[1:] == BUG_DOUBLER) for p in range(n)],
+        "in": list(s["in"]),
+        "folded": list(record["folded"]),
+        "sat_out": list(record["sat_out"]),
+        "bidder": record["bidder"],
+        "bid": record["bid"],
+        "blaze": bool(s["options"]["blaze"]),
+        "scores": hand_scores(s, record["money"]),
+    } | decided
+
+
+def _seat_reasons(s: State, record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A reason of its own for every seat that folded (it could not win the pot) and, in Blaze, for every
+    seat that sat the hand out (it folded in a failed hand before) or will sit the next one out."""
+    hand = record["reason"]
+    scores = hand["scores"] or [None] * s["players"]
+    found: list[dict[str, Any]] = []
+    for seat in hand["folded"]:
+        base = {"kind": "folded", "seat": seat, "hand_no": hand["hand_no"], "bugs": hand["bugs"][seat]}
+        found.append(base | {"rule": "folded_out_of_pot", "score": scores[seat], "sits_out_next": s["out"][seat]})
+    for seat in hand["sat_out"]:
+        found.append({"kind": "sat_out", "rule": "blaze_out", "seat": seat, "hand_no": hand["hand_no"]})
+    return found
+
+
+def match_reason(s: State) -> dict[str, Any]:
+    """The match ends after its hands: places by money, the score is money minus the stake."""
+    money = s["money"]
+    return {
+        "kind": "match",
+        "rule": "hands_played",
+        "hands": s["hands_total"],
+        "money": list(money),
+        "scores": [m - s["stake"] for m in money],
+        "places": places_from_scores(money),
+    }
+
+
+def reasons(before: State, after: State) -> list[dict[str, Any]]:
+    """What the one action from ``before`` to ``after`` settled, in order: tricks (several when the last
+    seat in plays out), a seat buying out, hands with their folded and sitting-out seats, the match.
+
+    Recorded by the rules as they applied (``trick_decision``, ``_score_pot``, ``_score_blaze``); a state
+    stored before reasons existed has none."""
+    return json_copy(after.get("settled") or [])
 
 
 def outcome(state: State) -> dict[str, Any]:
@@ -1172,6 +1342,8 @@ def state_from_view(view: Mapping[str, Any], private: Mapping[str, Any]) -> Stat
     """The whole state again from a seat's view and the private fields
     (exactly the keys of ``PRIVATE_FIELDS``, else a KeyError): how a bot
     builds the states it samples, so that a new key cannot be forgotten there."""
+    # A state made up from a view has no last action, so what it settled may be left out (a bot's sampler does).
+    private = {"settled": [], **private} if "seed" in private else private
     state = rebuild(view, private, PUBLIC_FIELDS, PRIVATE_FIELDS)
     state["options"] = options_from_view(view["options"])
     return cast(State, state)

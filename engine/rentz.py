@@ -112,14 +112,30 @@ def is_penalty(game: str | None, card: str) -> bool:
     return False
 
 
-def trick_winner(leader: int, cards: list[str]) -> int:
-    """The seat whose card is the highest of the led suit (no trumps, ace high)."""
+def trick_reason(leader: int, cards: list[str], number: int = 0) -> dict[str, Any]:
+    """Who takes a trick and why: the highest card of the led suit (no trumps, ace high); the others did not
+    follow or followed lower."""
     led = cards[0][1]
     best = 0
     for i in range(1, len(cards)):
         if cards[i][1] == led and RANK_INDEX[cards[i][0]] > RANK_INDEX[cards[best][0]]:
             best = i
-    return (leader + best) % SEATS
+    return {
+        "kind": "trick",
+        "rule": "highest_of_led_suit",
+        "trick_no": number,
+        "seat": (leader + best) % SEATS,
+        "card": cards[best],
+        "led": cards[0],
+        "cards": list(cards),
+        "off_suit": [c for c in cards if c[1] != led],
+    }
+
+
+def trick_winner(leader: int, cards: list[str]) -> int:
+    """The seat whose card is the highest of the led suit (no trumps, ace high)."""
+    seat: int = trick_reason(leader, cards)["seat"]
+    return seat
 
 
 def layout_playable(layout: dict[str, list[int] | None], card: str) -> bool:
@@ -229,15 +245,20 @@ class State(TypedDict):
     lacks: list[dict[str, str]]  # public: ranks per suit each seat has shown it lacks
     tricks_taken: list[int]  # public: per seat, this hand
     penalties: list[list[str]]  # public: penalty cards each seat has taken this hand
+    last_hand_reason: dict[str, Any] | None  # public: why the last finished hand scored as it did (no cards)
+    # private: the reasons of what the last action settled (``reasons``). Not secret, but the trick that ends a
+    # hand names cards that are dealt again at once, so no view may carry it.
+    settled: list[dict[str, Any]]
 
 
 # Views are allow-lists: these keys are copied into every view as they are...
 PUBLIC_FIELDS: tuple[str, ...] = (
     "players", "options", "scores", "history", "remaining", "hand_no", "dealer", "phase", "game",
     "turn", "leader", "trick_cards", "tricks", "rows", "out", "lacks", "tricks_taken", "penalties",
+    "last_hand_reason",
 )  # fmt: skip
 # ...and these never are (a seat's own hand is added to its view apart).
-PRIVATE_FIELDS: tuple[str, ...] = ("seed", "hands")
+PRIVATE_FIELDS: tuple[str, ...] = ("seed", "hands", "settled")
 
 
 def new_match(players: int, options: dict[str, Any] | None = None, seed: int | str | None = None) -> State:
@@ -254,7 +275,7 @@ def new_match(players: int, options: dict[str, Any] | None = None, seed: int | s
         # The deal below fills in the hand's own keys.
         "hand_no": 0, "dealer": 0, "phase": "choose", "game": None, "turn": 0, "leader": 0,
         "hands": [], "trick_cards": [], "tricks": [], "rows": {}, "out": [], "lacks": [],
-        "tricks_taken": [], "penalties": [],
+        "tricks_taken": [], "penalties": [], "last_hand_reason": None, "settled": [],
     }  # fmt: skip
     return _deal(state, 0, opts.get("deck"))
 
@@ -337,7 +358,8 @@ def apply(state: State, seat: int, action: dict[str, Any]) -> State:
     """The state after ``seat`` takes ``action``; IllegalAction (state untouched) otherwise."""
     if not action_in(action, legal_actions(state, seat)):
         raise IllegalAction(_why_illegal(state, seat, action))
-    return _APPLY[state["phase"]](state, seat, action)
+    # What this action settles is recorded where the rules apply (``_complete_trick``, ``_end_hand``).
+    return _APPLY[state["phase"]](cast(State, {**state, "settled": []}), seat, action)
 
 
 def _why_illegal(state: State, seat: Any, action: Any) -> str:
@@ -427,7 +449,8 @@ def _apply_tricks(state: State, seat: int, action: dict[str, Any]) -> State:
 
 def _complete_trick(state: State) -> State:
     trick = state["trick_cards"]
-    winner = trick_winner(state["leader"], trick)
+    reason = trick_reason(state["leader"], trick, len(state["tricks"]) + 1)
+    winner = reason["seat"]
     record: Trick = {"leader": state["leader"], "winner": winner, "cards": trick}
     taken = list(state["tricks_taken"])
     taken[winner] += 1
@@ -443,22 +466,25 @@ def _complete_trick(state: State) -> State:
         "turn": winner,
         "tricks_taken": taken,
         "penalties": penalties,
+        "settled": [reason],
     }
-    if _trick_hand_over(new):
+    ended = _trick_hand_over(new)
+    if ended:
         game = cast(str, new["game"])
-        return _end_hand(new, trick_points(game, taken, penalties, new["options"]["points"]))
+        return _end_hand(new, score_tricks(game, taken, penalties, new["options"]["points"], ended))
     return new
 
 
-def _trick_hand_over(state: State) -> bool:
+def _trick_hand_over(state: State) -> str:
+    """Why the hand ends with this trick (``HAND_ENDS``), or empty when it goes on."""
     tricks, game = state["tricks"], state["game"]
+    if game == "king_of_hearts" and "KH" in tricks[-1]["cards"]:
+        return "king_taken"
     if len(tricks) == HAND_SIZE:
-        return True
-    if game == "king_of_hearts":
-        return "KH" in tricks[-1]["cards"]
+        return "all_tricks"
     if game in ("diamonds", "queens") and state["options"]["end_when_decided"]:
-        return sum(len(p) for p in state["penalties"]) == PENALTY_TOTAL[game]
-    return False
+        return "all_penalties" if sum(len(p) for p in state["penalties"]) == PENALTY_TOTAL[game] else ""
+    return ""
 
 
 def _apply_layout(state: State, seat: int, action: dict[str, Any]) -> State:
@@ -473,7 +499,7 @@ def _apply_layout(state: State, seat: int, action: dict[str, Any]) -> State:
     out = state["out"] if hands[seat] else [*state["out"], seat]
     new: State = {**state, "hands": hands, "rows": rows, "out": out, "turn": _next_in(seat, out)}
     if len(out) == SEATS - 1:
-        return _end_hand(new, layout_points(out, new["options"]["points"]))
+        return _end_hand(new, score_layout(out, new["options"]["points"]))
     return new
 
 
@@ -491,11 +517,25 @@ _APPLY = {"choose": _apply_choose, "tricks": _apply_tricks, "layout": _apply_lay
 # --- scoring -------------------------------------------------------------------------
 
 
+# Every way a hand scores (the ``rule`` of a hand's reason: the mini-game's own rule) and why a trick-taking hand
+# ended: all 13 tricks played, the K of hearts taken, or every penalty card taken (``end_when_decided``).
+HAND_RULES = MINI_GAMES
+HAND_ENDS = ("all_tricks", "king_taken", "all_penalties", "three_out")
+
+
+def score_tricks(
+    game: str, taken: list[int], penalties: list[list[str]], points: dict[str, Any], ended: str = "all_tricks"
+) -> tuple[list[int], dict[str, Any]]:
+    """Each seat's points for a trick-taking hand, per trick in Acool, else per penalty card, and the reason."""
+    counts = list(taken) if game == "acool" else [len(cards) for cards in penalties]
+    result = [points[game] * n for n in counts]
+    reason = {"kind": "hand", "rule": game, "game": game, "unit": points[game], "counts": counts, "ended": ended}
+    return result, {**reason, "scores": result}
+
+
 def trick_points(game: str, taken: list[int], penalties: list[list[str]], points: dict[str, Any]) -> list[int]:
     """Each seat's points for a trick-taking hand: per trick in Acool, else per penalty card."""
-    if game == "acool":
-        return [points["acool"] * n for n in taken]
-    return [points[game] * len(cards) for cards in penalties]
+    return score_tricks(game, taken, penalties, points)[0]
 
 
 def finishing_order(out: list[int]) -> list[int]:
@@ -503,14 +543,37 @@ def finishing_order(out: list[int]) -> list[int]:
     return out + [seat for seat in range(SEATS) if seat not in out]
 
 
-def layout_points(out: list[int], points: dict[str, Any]) -> list[int]:
+def score_layout(out: list[int], points: dict[str, Any]) -> tuple[list[int], dict[str, Any]]:
+    """Each seat's bonus for its place in the order of going out, and the reason."""
     result = [0] * SEATS
-    for place, seat in enumerate(finishing_order(out)):
+    order = finishing_order(out)
+    for place, seat in enumerate(order):
         result[seat] = points["rentz"][place]
-    return result
+    reason = {"kind": "hand", "rule": "rentz", "game": "rentz", "unit": list(points["rentz"]), "order": order}
+    return result, {**reason, "ended": "three_out", "scores": result}
 
 
-def _end_hand(state: State, points: list[int]) -> State:
+def layout_points(out: list[int], points: dict[str, Any]) -> list[int]:
+    return score_layout(out, points)[0]
+
+
+def match_reason(scores: list[int]) -> dict[str, Any]:
+    """After the twentieth hand the highest total wins; ties share a place."""
+    return {"kind": "match", "rule": "highest_total", "scores": list(scores), "places": places_from_scores(scores)}
+
+
+def reasons(before: State, after: State) -> list[dict[str, Any]]:
+    """What the one action from ``before`` to ``after`` settled: a trick, a hand's points, the match.
+
+    Recorded by the rules as they applied (``_complete_trick``, ``_end_hand``); a state stored before reasons
+    existed has none.
+    """
+    return [dict(r) for r in after.get("settled") or []]
+
+
+def _end_hand(state: State, scored: tuple[list[int], dict[str, Any]]) -> State:
+    points, why = scored
+    reason = {**why, "hand_no": state["hand_no"], "dealer": state["dealer"]}
     record: dict[str, Any] = {
         "hand_no": state["hand_no"],
         "dealer": state["dealer"],
@@ -523,10 +586,12 @@ def _end_hand(state: State, points: list[int]) -> State:
         **state,
         "scores": [s + p for s, p in zip(state["scores"], points, strict=True)],
         "history": [*state["history"], record],
+        "last_hand_reason": reason,
+        "settled": [*state["settled"], reason],
     }
     if state["hand_no"] + 1 == TOTAL_HANDS:
         # The last hand's cards stay where they lie, so the final table can still be shown.
-        return {**new, "phase": "over", "turn": None}
+        return {**new, "phase": "over", "turn": None, "settled": [*new["settled"], match_reason(new["scores"])]}
     return _deal(new, state["hand_no"] + 1)
 
 
@@ -544,6 +609,8 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
     """What ``seat`` may see: the public keys, own hand, other hands only as counts."""
     if seat is not None and (not is_whole(seat) or seat not in range(SEATS)):
         raise ValueError(f"There is no seat {seat!r} at this table; the seats are 0 to {SEATS - 1}.")
+    if "last_hand_reason" not in state:  # a state stored before the key existed
+        state = cast(State, {**state, "last_hand_reason": None})
     result = public_part(state, PUBLIC_FIELDS)
     leader = state["leader"]
     result.update(
@@ -565,6 +632,9 @@ def view(state: State, seat: int | None = None) -> dict[str, Any]:
 
 def state_from_view(view: dict[str, Any], private: dict[str, Any]) -> State:
     """The full state from a seat's view plus ``private`` (exactly ``PRIVATE_FIELDS``, real or sampled)."""
+    # A state made up from a view has no last action, so what it settled may be left out (a bot's sampler does).
+    private = {"settled": [], **private} if "seed" in private else private
+    view = {"last_hand_reason": None, **view}  # a view of a state stored before the key existed
     return cast(State, rebuild(view, private, PUBLIC_FIELDS, PRIVATE_FIELDS))
 
 

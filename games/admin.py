@@ -79,7 +79,7 @@ class MatchAdmin(RefuseSecretLookups, admin.ModelAdmin):
         "version",
         "outcome_when_over",
         "seed_when_over",
-        "recent_moves",
+        "recent_log",
         "recent_chat",
         "created_at",
         "finished_at",
@@ -94,7 +94,7 @@ class MatchAdmin(RefuseSecretLookups, admin.ModelAdmin):
         "version",
         "outcome_when_over",
         "seed_when_over",
-        "recent_moves",
+        "recent_log",
         "recent_chat",
         "created_at",
         "finished_at",
@@ -104,6 +104,12 @@ class MatchAdmin(RefuseSecretLookups, admin.ModelAdmin):
     @admin.display(description="outcome")
     def outcome_when_over(self, obj: Match) -> Any:
         return obj.outcome if obj.is_over else "Shown when the match is over."
+
+    @admin.display(description="recent moves")
+    def recent_log(self, obj: Match) -> Any:
+        """The log's lines without the engine's reasons: a reason names the cards of a trick as codes, which a
+        later deal may have put into a hand again (the table says them in words, as the moves' text does)."""
+        return json.dumps([{k: v for k, v in line.items() if k != "reasons"} for line in obj.recent_moves])
 
     @admin.display(description="seed")
     def seed_when_over(self, obj: Match) -> Any:

@@ -261,6 +261,8 @@ class Move(models.Model):
     text = models.CharField(max_length=300, help_text="The public sentence for the log.")
     # Who the engine awaited just before this move: tells a late sealed bid from a stale page.
     awaited = models.JSONField(default=list)
+    # Why it happened: what this move settled (a trick, a hand, a showdown), as the engine's ``reasons`` say.
+    reasons = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

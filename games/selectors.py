@@ -38,7 +38,7 @@ DASHBOARD_WATCH = 10
 # shows the result); each seat's number, its player's name or what stands in for one (``Seat.name``), and
 # whether it is awaited (the player's own seat sorts the row).
 _ROW_FIELDS = (
-    *("id", "match", "number", "user", "bot_level", "joined", "invite_token", "awaiting"),
+    *("id", "match", "number", "user", "bot_level", "joined", "invite_token", "awaiting", "deadline"),
     *("match__id", "match__game", "match__status", "match__updated_at", "match__outcome"),
     *("user__id", "user__email", "user__display_name"),
 )

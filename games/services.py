@@ -339,8 +339,11 @@ def _advance(match: Match, seat: int, action: Any, kind: str) -> Move:
         kind=kind,
         text=game.describe(before, seat, action)[:300],
         awaited=game.to_act(before),
+        reasons=game.reasons(before, after),
     )
-    line = {"ply": move.ply, "seat": seat, "kind": kind, "text": move.text}
+    line: dict[str, Any] = {"ply": move.ply, "seat": seat, "kind": kind, "text": move.text}
+    if move.reasons:  # most moves settle nothing: the snapshot's log lines stay as small as before
+        line["reasons"] = move.reasons
     match.recent_moves = [*match.recent_moves[-(RECENT_MOVES - 1) :], line]
     match.state, match.version = after, match.version + 1
     if game.is_over(after):

@@ -356,8 +356,9 @@ def reclaim(request: AuthedRequest, match_id: int) -> HttpResponse:
 def full_log(request: AuthedRequest, match_id: int) -> HttpResponse:
     match, seat = match_for_viewer(match_id=match_id, user=request.user)
     names, reader = [s.name for s in match.seat_list], seat.number if seat is not None else None
-    moves = match.moves.values("ply", "seat", "kind", "text")
-    log = [log_line(m, names, reader=reader, over=match.is_over) for m in moves]
+    moves = match.moves.values("ply", "seat", "kind", "text", "reasons")
+    presenter = presenter_for(match.game)
+    log = [presenter.log_entry(m, names, reader=reader, over=match.is_over) for m in moves]
     return render(request, "games/log.html", {"match": match, "log": log})
 
 

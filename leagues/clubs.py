@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 from django.conf import settings
@@ -20,11 +21,13 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import User
+from games.followups import enqueue
 from games.invitations import TOKEN as INVITE_TOKEN
-from games.models import Mail
+from games.models import Mail, Match, Seat
 from games.outbox import absolute_url, mail_queue, mail_safe
 from leagues.errors import LeagueRefused, NotOrganizer
-from leagues.models import Club, ClubInvitation, Membership
+from leagues.models import AuditEntry, Club, ClubInvitation, Entrant, Fixture, Membership, Season
+from leagues.record import audit
 from leagues.wording import plural
 
 INVITATION_DAYS = 14
@@ -101,6 +104,35 @@ def club_invite(*, club: Club, actor: User, email: str, role: str = Membership.R
         )
         _invitation_mail(invitation)
     return invitation
+
+
+def club_invitation_resend(*, invitation: ClubInvitation, actor: User) -> ClubInvitation:
+    """A fresh invitation to the same address (and role), mailed within the limits; the old link stops working."""
+    with transaction.atomic():
+        old = _invitation_open(invitation, actor)
+        old.expires_at = timezone.now()
+        old.save(update_fields=["expires_at"])
+        return club_invite(club=old.club, actor=actor, email=old.email, role=old.role)
+
+
+def club_invitation_cancel(*, invitation: ClubInvitation, actor: User) -> ClubInvitation:
+    """The invitation's link stops working at once: whoever follows it is told it has expired."""
+    with transaction.atomic():
+        old = _invitation_open(invitation, actor)
+        old.expires_at = timezone.now()
+        old.save(update_fields=["expires_at"])
+    return old
+
+
+def _invitation_open(invitation: ClubInvitation, actor: User) -> ClubInvitation:
+    """The invitation locked, once it is sure the actor organizes its club and nobody has used it yet."""
+    check_organizer(invitation.club_id, actor)
+    locked = ClubInvitation.objects.select_for_update().select_related("club").get(pk=invitation.pk)
+    if locked.accepted_at is not None:
+        raise LeagueRefused(f"{locked.email} has accepted this invitation already.")
+    if locked.expires_at <= timezone.now():
+        raise LeagueRefused(f"The invitation to {locked.email} has expired or was cancelled already.")
+    return locked
 
 
 def _check_club_invitation_limits(*, club: Club, inviter: User, email: str) -> None:
@@ -212,8 +244,20 @@ def member_set_role(*, club: Club, actor: User, user: User, role: str) -> Member
     return membership
 
 
+# What happens to a removed member's seat, as the confirmation page and the season's record say it.
+SEAT_TO_BOT = (
+    "a bot of the league's level takes their seat: it plays out their matches in progress and sits at their "
+    "tables still to come, for nobody's standings; what they scored so far stays"
+)
+REGISTRATION_WITHDRAWN = "their registration is withdrawn"
+
+
 def member_remove(*, club: Club, actor: User, user: User) -> None:
-    """An organizer removes a member, or a member leaves; the last organizer cannot go."""
+    """An organizer removes a member, or a member leaves; the last organizer cannot go.
+
+    Their entries go with them (``_entries_leave``): withdrawn from seasons not yet started, and in a running
+    season their seat goes to a bot (``SEAT_TO_BOT``), so the other players' matches go on.
+    """
     with transaction.atomic():
         if actor.pk != user.pk:
             check_organizer(club, actor)
@@ -224,3 +268,47 @@ def member_remove(*, club: Club, actor: User, user: User) -> None:
         if [m for m in memberships if m.role == ORGANIZER] == [membership]:
             raise LeagueRefused("A club needs at least one organizer: make someone else an organizer first.")
         membership.delete()
+        _entries_leave(club, user, actor)
+
+
+def _entries_leave(club: Club, user: User, actor: User) -> None:
+    before_start = (Season.Status.DRAFT, Season.Status.REGISTRATION, Season.Status.CLOSED)
+    entries = Entrant.objects.filter(user=user, season__league__club=club).exclude(
+        season__status=Season.Status.FINISHED
+    )
+    for entrant in entries.select_related("season__league"):
+        season = entrant.season
+        if season.status in before_start:
+            drawn = season.round_set.exists()
+            season.round_set.all().delete()  # the draw seated them: it is made again without them
+            entrant.delete()
+            again = " (the fixtures must be drawn again)" if drawn else ""
+            text = f"{user.name} left {club.name}: {REGISTRATION_WITHDRAWN}{again}."
+        else:
+            tables = _seats_to_bot(entrant, season)
+            text = f"{user.name} left {club.name}: at {plural(tables, 'table')} still to play, {SEAT_TO_BOT}."
+        audit(season, AuditEntry.Kind.SEASON, text, actor=actor)
+
+
+def _seats_to_bot(entrant: Entrant, season: Season) -> int:
+    """The entrant's uncounted tables become bot seats; a bot plays on in their matches in progress."""
+    level = season.league.timeout_bot_level
+    fixtures = [
+        f
+        for f in Fixture.objects.filter(round__season=season, counted_at=None).select_related("match")
+        if entrant.pk in f.seats
+    ]
+    for fixture in fixtures:
+        fixture.seats = [None if e == entrant.pk else e for e in fixture.seats]
+        match = fixture.match
+        if match is not None and match.status == Match.Status.ACTIVE:
+            Match.objects.select_for_update().filter(pk=match.pk).first()  # no move slips in between
+            Seat.objects.filter(match=match, user_id=entrant.user_id).update(
+                bot_level=level, notified_at=None, deadline=None
+            )
+            awaiting = Seat.objects.filter(match=match, user_id=entrant.user_id, awaiting=True)
+            version = Match.objects.filter(pk=match.pk).values_list("version", flat=True).get()
+            for number in awaiting.values_list("number", flat=True):
+                transaction.on_commit(partial(enqueue, "games.tasks.bot_move", match.pk, number, version))
+    Fixture.objects.bulk_update(fixtures, ["seats"])
+    return len(fixtures)

@@ -1,20 +1,31 @@
 """Fixture generation: who sits at which table, in which seat, round by round, for a league season.
 
-Pure Python, no Django. A schedule is searched for rather than built by a formula, because the
-constraints pull against each other: few repeated opponents, everyone in each seat position (who
-deals first) about equally often, in Karnoffel the same partner as rarely as possible, and the
-seats that bots fill spread fairly. Byes (when the organizer chose them) rotate through a shuffled
-order, so nobody sits out twice before everyone has sat out once.
+Pure Python, no Django. The measure of a draw is its *repeated meetings*: two entrants meet when they
+share a table in a round (bots do not count), and a pair that meets m times contributes max(0, m - 1);
+the draw's repeats are the sum over all pairs (``repeated_pairs``). The tables of a round create a fixed
+number of pair slots, so repeats = pair slots - distinct pairs met, and ``lower_bound`` says how few
+are possible at all.
 
-Who sits together is searched by simulated annealing over swaps of two entrants in the same round,
-from a greedy start (each entrant to the table where they met the fewest). Cases with a known
-perfect answer start from it instead: a round robin (circle method) for tables of two, and an affine
-plane for q*q entrants at tables of q (16 entrants at four tables of four meet nobody twice in five
-rounds). Seat positions are then dealt exactly (an equitable edge colouring: everyone's counts per
-position differ by at most one). In Karnoffel a seat also decides the partner, so there a last
-search phase moves seats inside tables, weighing seat balance against repeated partners (partners
-win: a long season may leave someone two deals short). Everything random comes from ``seed``: the
-same arguments give the same schedule.
+Who sits together starts from a construction where one is known to meet nobody twice: a round robin
+(circle method) for tables of two; for v = k*g points at tables of k (g a prime power, g >= k) the g
+parallel classes of a resolvable transversal design, followed by the classes of each group's own
+design (this gives the affine planes: 9 at threes over 4 rounds, 16 at fours over 5, 25 at fives over 6,
+27 at threes over 13); and 1-rotational designs found by a computer search (Kirkman's fifteen
+schoolgirls: 15 at threes over 7; 28 at fours over 9). When entrants do not fill the tables, the missing points of the design are the
+bot seats. The remaining rounds are drawn greedily (table by table, whoever met the table least);
+that start competes with a purely greedy one and a few shuffled draws, and from the best of them a
+simulated annealing over swaps of two entrants in the same round minimises the repeats exactly,
+stopping at the lower bound.
+
+Fairness is kept as hard rules: byes rotate through a shuffled order, so nobody sits out twice before
+everyone has sat out once; bot seats too: no entrant sits with bots more often (counted in bot seats at
+their tables) than another by more than one. The search may pass through unfair draws (at a cost) but
+keeps only fair ones; that rule costs repeats at a few sizes (7 entrants at fours over 3 rounds: 10 at
+best, where 6 are possible if some sit with the bot twice and others never). Seat positions are then dealt exactly (an equitable edge
+colouring: everyone's counts per position differ by at most one). In Karnoffel a seat also decides the
+partner, so there a last search phase moves seats inside tables, weighing seat balance against repeated
+partners (partners win: a long season may leave someone two deals short). Everything random comes from
+``seed``: the same arguments give the same schedule.
 """
 
 from __future__ import annotations
@@ -22,17 +33,19 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
 
-# Weights of the cost terms (each grows with the square of a count, so it spreads): opponents and
-# partners first, then bot seats. Seat positions count only in Karnoffel's last phase.
+# Weights of the cost terms: repeated opponents and repeated partners count alike; seat positions
+# (squared counts, so they spread) count only in Karnoffel's last phase.
 PAIR = 12
 PARTNER = 12
 SEAT = 3
-BOTS = 8
+BOTS = 12  # per bot seat beyond the fair share, while searching
+SHUFFLED = 8  # random draws that the first schedule is also chosen from
+BUDGET = 150  # annealing steps per entrant and round
 
 BOT = -1  # a bot seat inside the search; None in the result
 
@@ -62,9 +75,13 @@ def schedule(
     n = len(entrants)
     rng = random.Random(seed)
     caps, per_round_byes = _layout(n, table_size, fill)
-    slots, byes = _start(n, table_size, rounds, caps, per_round_byes, rng)
-    search = _Search(slots, byes, n=n, size=table_size, caps=caps, partners=partners, rng=rng)
-    best = search.run()
+    starts, byes = _start(n, table_size, rounds, caps, per_round_byes, rng)
+    floor = lower_bound(n, table_size=table_size, rounds=rounds, fill=fill)
+    searches = [
+        _Search(slots, byes, n=n, size=table_size, caps=caps, partners=partners, rng=rng, floor=floor)
+        for slots in starts
+    ]
+    best = min(searches, key=lambda search: search.cost).run()
     if not partners:
         best = _balance_seats(best, table_size)
     return [
@@ -80,7 +97,7 @@ def schedule(
 
 
 def repeated_pairs(rounds: Sequence[Round]) -> int:
-    """Pairs of entrants who share a table more than once, counted once per extra meeting."""
+    """Repeated meetings: the sum over pairs of entrants of max(0, times they shared a table - 1)."""
     met: Counter[tuple[int, int]] = Counter()
     for round_ in rounds:
         for table in round_.tables:
@@ -100,6 +117,18 @@ def repeated_partners(rounds: Sequence[Round]) -> int:
     return sum(count - 1 for count in together.values())
 
 
+def bot_seats(rounds: Sequence[Round]) -> Counter[int]:
+    """How many bot seats each seated entrant had at their tables over the rounds (0 for none)."""
+    faced: Counter[int] = Counter()
+    for round_ in rounds:
+        for table in round_.tables:
+            bots = table.seats.count(None)
+            for p in table.seats:
+                if p is not None:
+                    faced[p] += bots
+    return faced
+
+
 def seat_balance(rounds: Sequence[Round]) -> int:
     """The worst entrant's spread: most minus fewest times in one seat position (0 or 1 is balanced)."""
     counts: dict[int, Counter[int]] = {}
@@ -111,6 +140,80 @@ def seat_balance(rounds: Sequence[Round]) -> int:
                 if player is not None:
                     counts.setdefault(player, Counter())[position] += 1
     return max((max(c[i] for i in range(size)) - min(c[i] for i in range(size)) for c in counts.values()), default=0)
+
+
+def lower_bound(entrants: int, *, table_size: int, rounds: int, fill: Literal["bots", "byes"]) -> int:
+    """The fewest repeated meetings any draw of this size can have (a bound; not always reached).
+
+    The largest of three counts: the pair slots of all tables minus the distinct pairs; the same per
+    entrant (someone who meets more others than there are must meet someone again; the meetings spread
+    as evenly as the byes and bot seats allow); and each round after the first seats its tables with
+    people who sat at the first round's tables, so a table of more people than there were tables
+    seats some of them together again.
+    """
+    n, size = entrants, table_size
+    caps, per_round_byes = _layout(n, size, fill)
+    if not caps:
+        return 0  # too few for one table: nobody meets
+    slots = rounds * sum(c * (c - 1) // 2 for c in caps)
+    counting = max(0, slots - n * (n - 1) // 2)
+    meetings = _even_meetings(n, size, rounds, caps, per_round_byes)
+    per_entrant = -(-sum(max(0, m - (n - 1)) for m in meetings) // 2)
+    again = 0
+    if rounds > 1:
+        shares = [_least_pairs(c, len(caps)) for c in caps]
+        for _ in range(per_round_byes):  # the round's seated who sat out the first round
+            k = max(range(len(shares)), key=lambda t: shares[t] - _least_pairs(caps[t] - 1, len(caps)))
+            caps = caps[:k] + [caps[k] - 1] + caps[k + 1 :]
+            shares[k] = _least_pairs(caps[k], len(caps))
+        again = (rounds - 1) * sum(shares)
+    return max(counting, per_entrant, again)
+
+
+def swiss_round(order: Sequence[int], *, table_size: int, met: Mapping[tuple[int, int], int]) -> tuple[Table, ...]:
+    """The next round of a Swiss draw: tables of neighbours in the standings, avoiding old opponents.
+
+    ``order`` is the standings, best first; ``met`` counts earlier meetings by (smaller id, larger id).
+    Tables go down the order (fuller tables first, bots at the end as in ``schedule``): each takes the
+    best entrant left and, from the next few, those who met the table least, the nearest in the
+    order when that ties. Not used by seasons yet.
+    """
+    if len(set(order)) != len(order) or len(order) < 2 or table_size < 2:
+        raise ValueError("A Swiss round needs at least two different entrants and tables of two or more.")
+    caps, _ = _layout(len(order), table_size, "bots")
+    left = list(order)
+    tables = []
+    for cap in caps:
+        head, window = left[0], left[1 : 1 + 2 * table_size]
+        choice = min(
+            combinations(range(len(window)), cap - 1),
+            key=lambda picked: (_swiss_repeats([head, *(window[k] for k in picked)], met), sum(picked)),
+        )
+        table = [head, *(window[k] for k in choice)]
+        left = [p for p in left if p not in table]
+        tables.append(Table((*table, *[None] * (table_size - cap))))
+    return tuple(tables)
+
+
+def _swiss_repeats(table: list[int], met: Mapping[tuple[int, int], int]) -> int:
+    return sum(met.get((min(a, b), max(a, b)), 0) > 0 for a, b in combinations(table, 2))
+
+
+def _even_meetings(n: int, size: int, rounds: int, caps: list[int], per_round_byes: int) -> list[int]:
+    """Each entrant's meetings when byes and the short tables are shared out as evenly as possible."""
+    if per_round_byes:
+        byes, extra = divmod(rounds * per_round_byes, n)
+        return [(rounds - byes - (p < extra)) * (size - 1) for p in range(n)]
+    full = max(caps)
+    short_seats = rounds * sum(c for c in caps if c < full)
+    short, extra = divmod(short_seats, n)
+    return [rounds * (full - 1) - short - (p < extra) for p in range(n)]
+
+
+def _least_pairs(people: int, groups: int) -> int:
+    """The fewest pairs inside groups when ``people`` are split into ``groups`` groups."""
+    q, r = divmod(people, groups)
+    return r * (q + 1) * q // 2 + (groups - r) * q * (q - 1) // 2
 
 
 def _check(entrants: Sequence[int], *, table_size: int, rounds: int, fill: str, partners: bool) -> None:
@@ -141,64 +244,121 @@ def _layout(n: int, size: int, fill: str) -> tuple[list[int], int]:
     return [base + 1] * extra + [base] * (tables - extra), 0
 
 
+# --- the start: known designs, then a greedy draw --------------------------------------------
+
+
 def _start(
     n: int, size: int, rounds: int, caps: list[int], per_round_byes: int, rng: random.Random
-) -> tuple[list[list[int]], list[list[int]]]:
-    """A first schedule (slots per round, -1 for bots) and the byes, which the search keeps."""
+) -> tuple[list[list[list[int]]], list[list[int]]]:
+    """First schedules (slots per round, -1 for bots) to choose from, and the byes, which the search keeps."""
     order = list(range(n))
     rng.shuffle(order)
     if size == 2:
-        return _round_robin(order, rounds, caps, per_round_byes)
-    q = size
-    if n == q * q and q in _FIELDS:
-        classes = _affine_plane(q)
-        rng.shuffle(classes)
-        slots = [[order[p] for line in classes[r] for p in line] for r in range(min(rounds, len(classes)))]
-        slots += [_random_round(list(range(n)), size, caps, rng) for _ in range(rounds - len(slots))]
-        return slots, [[] for _ in range(rounds)]
+        slots, byes = _round_robin(order, rounds, caps, per_round_byes)
+        return [slots], byes
     byes = [[order[(r * per_round_byes + i) % n] for i in range(per_round_byes)] for r in range(rounds)]
-    return _greedy(n, size, caps, byes, rng), byes
+    designed = [] if per_round_byes else _designed_rounds(n, size, caps, order, rng)[:rounds]
+    greedy = [_greedy(n, size, caps, byes, [], rng)] + [_shuffled(n, size, caps, byes, rng) for _ in range(SHUFFLED)]
+    # A design with bot seats may give some entrants more of them than others: evening them out can
+    # cost more repeats than the design saved, so the greedy draw competes, and a few shuffled draws.
+    return ([_greedy(n, size, caps, byes, designed, rng)] if designed else []) + greedy, byes
 
 
-def _random_round(players: list[int], size: int, caps: list[int], rng: random.Random) -> list[int]:
-    rng.shuffle(players)
-    row: list[int] = []
-    start = 0
-    for cap in caps:
-        table = players[start : start + cap] + [BOT] * (size - cap)
-        rng.shuffle(table)
-        row += table
-        start += cap
-    return row
+def _designed_rounds(n: int, size: int, caps: list[int], order: list[int], rng: random.Random) -> list[list[int]]:
+    """Rounds from a design on (tables x size) points where nobody meets twice; spare points are bots.
+
+    A round is used only when its bots fall as the layout puts them (``caps``, fuller tables first).
+    """
+    v = len(caps) * size
+    label = order + [BOT] * (v - n)  # points 0..n-1 are entrants (shuffled); the last are bots
+    label = label[n:] + label[:n] if v > n else label  # the bots on the first points (one group)
+    rows = []
+    for parallel in _classes(v, size):
+        tables = sorted(([label[p] for p in block] for block in parallel), key=lambda t: t.count(BOT))
+        if [size - t.count(BOT) for t in tables] == caps:
+            rows.append([p for t in tables for p in sorted(t, key=lambda p: p == BOT)])
+    rng.shuffle(rows)
+    return rows
 
 
-def _greedy(n: int, size: int, caps: list[int], byes: list[list[int]], rng: random.Random) -> list[list[int]]:
-    """Round by round, each entrant to the table (of a few sampled) where they met the fewest before."""
-    met = [[0] * n for _ in range(n)]
-    slots = []
-    for out in byes:
-        skip = set(out)
-        players = [p for p in range(n) if p not in skip]
-        rng.shuffle(players)
-        tables: list[list[int]] = [[] for _ in caps]
-        open_ = list(range(len(caps)))
-        for p in players:
-            row = met[p]
-            candidates = open_ if len(open_) <= 8 else rng.sample(open_, 8)
-            k = min(candidates, key=lambda t: sum(row[c] for c in tables[t]))
-            tables[k].append(p)
-            if len(tables[k]) == caps[k]:
-                open_.remove(k)
-        row_out: list[int] = []
-        for table in tables:
-            for a, b in combinations(table, 2):
-                met[a][b] += 1
-                met[b][a] += 1
-            seats = table + [BOT] * (size - len(table))
-            rng.shuffle(seats)
-            row_out += seats
-        slots.append(row_out)
-    return slots
+def _classes(v: int, k: int) -> list[list[list[int]]]:
+    """Parallel classes (partitions of range(v) into blocks of k) in which two points share a block at most once."""
+    if v == k:
+        return [[list(range(v))]]
+    if (v, k) in _ROTATIONAL:
+        return _developed(*_ROTATIONAL[(v, k)])
+    g = v // k
+    if v % k or g < k or g not in _FIELDS:
+        return []
+    add, mul = _FIELDS[g]
+    # A resolvable transversal design: group i holds points i*g + x; in round m table t seats
+    # (i, t + m*i) from each group, so two points of different groups meet in exactly one round.
+    result = [[[i * g + add[t][mul[m][i]] for i in range(k)] for t in range(g)] for m in range(g)]
+    for parallel in _classes(g, k):  # then each group among itself, all groups in the same round
+        result.append([[i * g + p for p in block] for i in range(k) for block in parallel])
+    return result
+
+
+def _developed(m: int, groups: int, base: str) -> list[list[list[int]]]:
+    """The m classes of a 1-rotational design: points (x, a) for x in Z_m, a < groups, and one fixed
+    point; class i is the base class with every x shifted by i. The first base block holds the fixed point.
+    ``base`` lists the blocks, "|" between them, each point as "x,a"."""
+    blocks = [[tuple(map(int, point.split(","))) for point in block.split()] for block in base.split("|")]
+    return [
+        [([m * groups] if n == 0 else []) + [a * m + (x + i) % m for x, a in block] for n, block in enumerate(blocks)]
+        for i in range(m)
+    ]
+
+
+# Base classes found by a computer search (differences: each pair of points meets exactly once).
+_ROTATIONAL = {
+    # Kirkman's fifteen schoolgirls: 15 at threes over 7 rounds.
+    (15, 3): (7, 2, "1,1 2,0 | 1,0 3,1 4,1 | 2,1 5,0 6,1 | 3,0 4,0 6,0 | 0,1 0,0 5,1"),
+    # A resolvable (28, 4, 1) design: 28 at fours over 9 rounds.
+    (28, 4): (
+        9,
+        3,
+        "8,2 7,1 2,0 | 4,1 0,1 1,1 3,0 | 2,1 7,2 2,2 5,2 | 3,1 0,0 4,0 0,2 | 1,2 6,1 6,0 8,1"
+        " | 8,0 7,0 5,0 6,2 | 4,2 1,0 3,2 5,1",
+    ),
+}
+
+
+def _field(p: int, power: int, modulus: int) -> tuple[list[list[int]], list[list[int]]]:
+    """GF(p**power): elements are base-p digit vectors (polynomials); ``modulus`` the irreducible's low digits."""
+    q = p**power
+
+    def digits(a: int) -> list[int]:
+        return [(a // p**i) % p for i in range(power)]
+
+    def number(ds: list[int]) -> int:
+        return sum(d * p**i for i, d in enumerate(ds))
+
+    low = digits(modulus)
+    add = [
+        [number([(x + y) % p for x, y in zip(digits(a), digits(b), strict=True)]) for b in range(q)] for a in range(q)
+    ]
+    mul = [[0] * q for _ in range(q)]
+    for a in range(q):
+        for b in range(q):
+            product = [0] * (2 * power)
+            for i, x in enumerate(digits(a)):
+                for j, y in enumerate(digits(b)):
+                    product[i + j] = (product[i + j] + x * y) % p
+            for top in range(2 * power - 1, power - 1, -1):  # x^power = -(low digits)
+                c, product[top] = product[top], 0
+                for i, d in enumerate(low):
+                    product[top - power + i] = (product[top - power + i] - c * d) % p
+            mul[a][b] = number(product[:power])
+    return add, mul
+
+
+# Prime-power fields for tables up to eight and 48 seats: (p, power, the irreducible's low digits).
+_FIELDS = {
+    p**power: _field(p, power, modulus)
+    for p, power, modulus in ((2, 1, 0), (3, 1, 0), (5, 1, 0), (7, 1, 0), (11, 1, 0), (13, 1, 0))
+    + ((2, 2, 0b11), (2, 3, 0b011), (3, 2, 1), (2, 4, 0b0011))
+}
 
 
 def _round_robin(
@@ -223,27 +383,87 @@ def _round_robin(
     return slots, byes
 
 
-# Prime-power fields small enough for tables: addition and multiplication tables.
-def _prime_field(p: int) -> tuple[list[list[int]], list[list[int]]]:
-    return [[(a + b) % p for b in range(p)] for a in range(p)], [[(a * b) % p for b in range(p)] for a in range(p)]
+def _greedy(
+    n: int, size: int, caps: list[int], byes: list[list[int]], designed: list[list[int]], rng: random.Random
+) -> list[list[int]]:
+    """The designed rounds, then round by round each entrant to the table where they met the fewest.
+
+    Those with the fewest bot seats so far go to the tables with more bots, so bot seats stay even.
+    """
+    met = [[0] * n for _ in range(n)]
+    exposed = [0] * n
+    bots = [size - cap for cap in caps]
+    slots: list[list[int]] = []
+    for r, out in enumerate(byes):
+        if r < len(designed):
+            row = designed[r]
+        else:
+            skip = set(out)
+            players = [p for p in range(n) if p not in skip]
+            rng.shuffle(players)
+            players.sort(key=lambda p: exposed[p])  # stable: ties stay shuffled
+            heavy = sum(cap for cap, b in zip(caps, bots, strict=True) if b > min(bots))
+            row = _greedy_round(players[:heavy], players[heavy:], caps, bots, size, met, rng)
+        for base in range(0, len(row), size):
+            table = [p for p in row[base : base + size] if p != BOT]
+            for a, b in combinations(table, 2):
+                met[a][b] += 1
+                met[b][a] += 1
+            for p in table:
+                exposed[p] += size - len(table)
+        slots.append(row)
+    return slots
 
 
-_GF4_MUL = [[0, 0, 0, 0], [0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2]]  # GF(2)[x] / (x^2 + x + 1)
-_FIELDS = {
-    3: _prime_field(3),
-    4: ([[a ^ b for b in range(4)] for a in range(4)], _GF4_MUL),
-    5: _prime_field(5),
-    7: _prime_field(7),
-}
+def _shuffled(n: int, size: int, caps: list[int], byes: list[list[int]], rng: random.Random) -> list[list[int]]:
+    """A random draw by the same rules: the tables with more bots to those who had the fewest so far."""
+    exposed = [0] * n
+    slots = []
+    for out in byes:
+        skip = set(out)
+        players = [p for p in range(n) if p not in skip]
+        rng.shuffle(players)
+        players.sort(key=lambda p: -exposed[p])  # fuller tables first, so the last places have the bots
+        row, start = [], 0
+        for cap in caps:
+            for p in players[start : start + cap]:
+                exposed[p] += size - cap
+            row += players[start : start + cap] + [BOT] * (size - cap)
+            start += cap
+        slots.append(row)
+    return slots
 
 
-def _affine_plane(q: int) -> list[list[list[int]]]:
-    """The q+1 parallel classes of AG(2, q): q*q points, lines of q; two points share exactly one line."""
-    add, mul = _FIELDS[q]
-    point = [[x * q + y for y in range(q)] for x in range(q)]
-    classes = [[[point[x][add[mul[m][x]][c]] for x in range(q)] for c in range(q)] for m in range(q)]
-    classes.append([[point[c][y] for y in range(q)] for c in range(q)])
-    return classes
+def _greedy_round(
+    heavy: list[int],
+    light: list[int],
+    caps: list[int],
+    bots: list[int],
+    size: int,
+    met: list[list[int]],
+    rng: random.Random,
+) -> list[int]:
+    """The best of a few tries, each filling the tables one by one with whoever met the table least."""
+    best: tuple[int, list[int]] | None = None
+    for _ in range(8):
+        repeats, tables = 0, []
+        pools = {True: heavy[:], False: light[:]}
+        for pool in pools.values():
+            rng.shuffle(pool)
+        for cap, b in zip(caps, bots, strict=True):
+            pool = pools[b > min(bots)]
+            table = [pool.pop()]
+            while len(table) < cap:
+                k = min(range(len(pool)), key=lambda k: sum(met[pool[k]][c] > 0 for c in table))
+                repeats += sum(met[pool[k]][c] > 0 for c in table)
+                table.append(pool.pop(k))
+            tables.append(table + [BOT] * (size - cap))
+        if best is None or repeats < best[0]:
+            best = (repeats, [p for table in tables for p in table])
+        if not repeats:
+            break
+    assert best is not None
+    return best[1]
 
 
 def _balance_seats(slots: list[list[int]], size: int) -> list[list[int]]:
@@ -303,24 +523,14 @@ def _flip(
         at_table[t][swapped], at_entrant[e][swapped] = e, t
 
 
-def _even_squares(total: int, parts: int) -> int:
-    """The smallest sum of squares of ``parts`` non-negative integers adding up to ``total``."""
-    q, r = divmod(total, parts)
-    return r * (q + 1) ** 2 + (parts - r) * q * q
-
-
-def _even_repeats(meetings: int, pairs: int) -> int:
-    """The fewest extra meetings (weighted m(m-1)/2 per pair) when ``meetings`` spread over ``pairs``."""
-    q, r = divmod(meetings, pairs)
-    return r * (q + 1) * q // 2 + (pairs - r) * q * (q - 1) // 2
-
-
 class _Search:
     """The schedule's cost kept up to date under swaps; ``run`` anneals and returns the best slots.
 
-    First who sits together (opponents, partners, bots); then, in Karnoffel, seat positions by moves
-    that keep every partnership (partners trade seats, or both partnerships change sides). Without
-    partners, seat positions are dealt afterwards by _balance_seats, exactly.
+    First who sits together (repeated opponents, and partners in Karnoffel), by swaps of two entrants
+    of one round; a swap between tables with different numbers of bots is made only when everyone's
+    bot seats stay within one of each other. Then, in Karnoffel, seat positions by moves that keep
+    every partnership (partners trade seats, or both partnerships change sides). Without partners,
+    seat positions are dealt afterwards by _balance_seats, exactly.
     """
 
     def __init__(
@@ -333,6 +543,7 @@ class _Search:
         caps: list[int],
         partners: bool,
         rng: random.Random,
+        floor: int,
     ) -> None:
         self.slots, self.byes, self.caps, self.n, self.size, self.rng = slots, byes, caps, n, size, rng
         self.partners = partners
@@ -342,7 +553,11 @@ class _Search:
         self.together = [[0] * n for _ in range(n)]
         self.seats = [[0] * size for _ in range(n)]
         self.exposed = [0] * n  # bot seats at this entrant's tables so far
+        exposure = len(slots) * sum(b * cap for b, cap in zip(self.bots, caps, strict=True))
+        self.least, self.most = exposure // n, -(-exposure // n)
+        self.pair_floor = floor
         self._reset(slots)
+        self._even_out_bots()
 
     def _reset(self, slots: list[list[int]]) -> None:
         self.slots = slots
@@ -354,50 +569,70 @@ class _Search:
             for base in range(0, len(row), self.size):
                 self._count_table(row, base, 1)
         together, seats = self._parts()
-        self.cost = together + seats
-        together_floor, seats_floor = self._floors()
-        self.floor = (together if self.seat_weight else together_floor) + seats_floor
+        self.cost = together + seats + BOTS * self._unfair()
+        self.floor = (together if self.seat_weight else self._together_floor()) + self._seats_floor()
 
     def _parts(self) -> tuple[int, int]:
-        """The cost of who sits together (opponents, partners, bots) and of seat positions."""
-        pairs = sum(m * (m - 1) // 2 for row in self.met for m in row) // 2
-        partnered = sum(m * (m - 1) // 2 for row in self.together for m in row) // 2
-        exposed = sum(e * e for e in self.exposed)
+        """The cost of who sits together (repeated opponents and partners) and of seat positions."""
+        pairs = sum(max(0, m - 1) for row in self.met for m in row) // 2
+        partnered = sum(max(0, m - 1) for row in self.together for m in row) // 2
         seats = sum(c * c for row in self.seats for c in row)
-        return PAIR * pairs + PARTNER * partnered + BOTS * exposed, self.seat_weight * seats
+        return PAIR * pairs + PARTNER * partnered, self.seat_weight * seats
 
-    def _floors(self) -> tuple[int, int]:
-        """Lower bounds of both parts; reaching them ends the search early."""
-        n, rounds, caps = self.n, len(self.slots), self.caps
-        meetings = rounds * sum(cap * (cap - 1) // 2 for cap in caps)
-        together = PAIR * _even_repeats(meetings, n * (n - 1) // 2)
+    def _together_floor(self) -> int:
+        floor = PAIR * self.pair_floor
         if self.partners:
-            partnered = rounds * sum(max(0, cap - 2) for cap in caps)
-            together += PARTNER * _even_repeats(partnered, n * (n - 1) // 2)
-        exposure = rounds * sum(bots * cap for bots, cap in zip(self.bots, caps, strict=True))
-        together += BOTS * _even_squares(exposure, n)
+            partnered = len(self.slots) * sum(max(0, cap - 2) for cap in self.caps)
+            floor += PARTNER * max(0, partnered - self.n * (self.n - 1) // 2)
+        return floor
+
+    def _seats_floor(self) -> int:
+        rounds = len(self.slots)
         sat_out = Counter(p for out in self.byes for p in out)
-        return together, self.seat_weight * sum(_even_squares(rounds - sat_out[p], self.size) for p in range(n))
+        q = [divmod(rounds - sat_out[p], self.size) for p in range(self.n)]
+        return self.seat_weight * sum(r * (d + 1) ** 2 + (self.size - r) * d * d for d, r in q)
 
     def run(self) -> list[list[int]]:
-        rounds, width = len(self.slots), len(self.slots[0])
-        # A start that is already right about who meets whom (a round robin, an affine plane) is
-        # kept: moving people between tables could only spoil it.
+        width = len(self.slots[0])
         best = self.slots
         if self.cost > self.floor and (width > self.size or self.partners):
             # Capped so that a division of hundreds is drawn in seconds; small ones get the full search.
-            best = self._anneal(min(1000 + 100 * rounds * self.n, 300_000), mode="tables")
+            best = self._anneal(min(2000 + BUDGET * len(self.slots) * self.n, 100_000), mode="tables")
         if not self.partners:
             return best
         self.seat_weight = SEAT
         self._reset(best)
-        return self._anneal(2000 * rounds, mode="seats")
+        return self._anneal(2000 * len(self.slots), mode="seats")
+
+    def _even_out_bots(self) -> None:
+        """Swaps (the cheapest first) until everyone's bot seats are within one of each other."""
+        if self.least == self.most and all(e == self.least for e in self.exposed):
+            return
+        size = self.size
+        while True:
+            over = [p for p in range(self.n) if self.exposed[p] > self.most]
+            under = [p for p in range(self.n) if self.exposed[p] < self.least]
+            if not over and not under:
+                return
+            moves = []
+            for row in self.slots:
+                for i, a in enumerate(row):
+                    for j, b in enumerate(row):
+                        if a == BOT or b == BOT or self.bots[i // size] <= self.bots[j // size]:
+                            continue
+                        # a moves to fewer bots, b to more: worth it when a has too many or b too few
+                        if (a in over or b in under) and self.exposed[b] < self.most and self.exposed[a] > self.least:
+                            moves.append((self._delta_across(row, i, j), row, i, j))
+            _, row, i, j = min(moves, key=lambda m: m[0])
+            self.cost += self._delta_across(row, i, j)
+            self._swap(row, i, j, False)
 
     def _anneal(self, budget: int, *, mode: Literal["tables", "seats"]) -> list[list[int]]:
         rng, slots, size = self.rng, self.slots, self.size
         rounds, width = len(slots), len(slots[0])
         hot, cold = (1.0 if mode == "seats" else PAIR / 2), 0.3
         best, best_slots = self.cost, [row[:] for row in slots]
+        closest, closest_slots = best, best_slots  # the best draw of all, fair or not
         for step in range(budget):
             if best <= self.floor:
                 break
@@ -440,9 +675,25 @@ class _Search:
             self._swap(row, i, j, same)
             self.cost += delta
             if self.cost < best:
-                best, best_slots = self.cost, [r[:] for r in slots]
+                if not self._unfair():
+                    best, best_slots = self.cost, [r[:] for r in slots]
+                elif self.cost < closest:
+                    closest, closest_slots = self.cost, [r[:] for r in slots]
+        if closest < best:  # an unfair draw with fewer repeats: evened out, it may still be better
+            self._reset(closest_slots)
+            self._even_out_bots()
+            if self.cost < best:
+                best, best_slots = self.cost, self.slots
         self.cost = best
         return best_slots
+
+    def _unfair(self) -> int:
+        """How far bot seats are from everyone within one of each other (0: fair)."""
+        return sum(max(0, e - self.most) + max(0, self.least - e) for e in self.exposed)
+
+    def _unfair_change(self, p: int, moved: int) -> int:
+        e, least, most = self.exposed[p], self.least, self.most
+        return max(0, e + moved - most) + max(0, least - e - moved) - max(0, e - most) - max(0, least - e)
 
     # The moves of the seats phase keep every partnership; each is applied at once, returns the
     # cost change, and is its own inverse.
@@ -469,6 +720,7 @@ class _Search:
         return any(c != BOT and c != a and met[c] > 1 for c in row[base : base + self.size])
 
     def _delta_across(self, row: list[int], i: int, j: int) -> int:
+        """The cost change of a (at i) and b (at j), at different tables, trading places."""
         size = self.size
         a, b = row[i], row[j]
         met_a, met_b = self.met[a], self.met[b]
@@ -477,19 +729,18 @@ class _Search:
         for k in range(base_i, base_i + size):
             c = row[k]
             if c != BOT and c != a:
-                pairs += met_b[c] - met_a[c] + 1
+                pairs += (met_b[c] >= 1) - (met_a[c] >= 2)
         for k in range(base_j, base_j + size):
             c = row[k]
             if c != BOT and c != b:
-                pairs += met_a[c] - met_b[c] + 1
+                pairs += (met_a[c] >= 1) - (met_b[c] >= 2)
         delta = PAIR * pairs + self._delta_seats(a, i % size, j % size) + self._delta_seats(b, j % size, i % size)
         if self.partners:
             old_a, old_b = row[i ^ 2], row[j ^ 2]
             delta += PARTNER * (self._partner_change(a, old_a, old_b) + self._partner_change(b, old_b, old_a))
         moved = self.bots[j // size] - self.bots[i // size]
-        if moved:
-            ea, eb = self.exposed[a], self.exposed[b]
-            delta += BOTS * (2 * moved * (ea - eb) + 2 * moved * moved)
+        if moved:  # the search may pass through unfair draws; only fair ones are kept
+            delta += BOTS * (self._unfair_change(a, moved) + self._unfair_change(b, -moved))
         return delta
 
     def _delta_within(self, row: list[int], i: int, j: int) -> int:
@@ -510,22 +761,19 @@ class _Search:
         return self.seat_weight * (2 * (counts[new] - counts[old]) + 2)
 
     def _partner_change(self, p: int, old: int, new: int) -> int:
-        """Cost change of p's partner going from ``old`` to ``new`` (either may be a bot)."""
+        """Change in repeated partners when p's partner goes from ``old`` to ``new`` (either may be a bot)."""
         counts = self.together[p]
-        return (counts[new] if new != BOT else 0) - (counts[old] - 1 if old != BOT else 0)
+        return (new != BOT and counts[new] >= 1) - (old != BOT and counts[old] >= 2)
 
     def _swap(self, row: list[int], i: int, j: int, same: bool) -> None:
         size = self.size
-        self._uncount_table(row, i - i % size)
+        self._count_table(row, i - i % size, -1)
         if not same:
-            self._uncount_table(row, j - j % size)
+            self._count_table(row, j - j % size, -1)
         row[i], row[j] = row[j], row[i]
         self._count_table(row, i - i % size, 1)
         if not same:
             self._count_table(row, j - j % size, 1)
-
-    def _uncount_table(self, row: list[int], base: int) -> None:
-        self._count_table(row, base, -1)
 
     def _count_table(self, row: list[int], base: int, sign: int) -> None:
         size = self.size

@@ -67,6 +67,14 @@ class LeagueForm(forms.Form):
         help_text="From first place down, separated by commas, e.g. 4,2,1,0. Empty: the usual points for the table.",
     )
     rated = forms.BooleanField(required=False, initial=True, help_text="The matches count towards players' ratings.")
+    round_days = forms.IntegerField(
+        min_value=1,
+        max_value=365,
+        initial=7,
+        required=False,
+        label="Days a round lasts",
+        help_text="For a season without an end date, and the season made when one finishes. Empty: as it was (7).",
+    )
 
     def __init__(self, *args: Any, game: Game, clock: TimeControl | None = None, **kwargs: Any) -> None:
         """``clock``: the league's stored time control (editing), kept as it is when the form leaves it unchanged."""
@@ -95,7 +103,7 @@ class LeagueForm(forms.Form):
 
     @property
     def main_fields(self) -> list[forms.BoundField]:
-        names = ("name", "table_size", "time_control", *CLOCK_FIELDS, "timeout_bot_level")
+        names = ("name", "table_size", "time_control", *CLOCK_FIELDS, "timeout_bot_level", "round_days")
         return [self[name] for name in names]
 
     @property
@@ -170,6 +178,7 @@ class LeagueForm(forms.Form):
             "place_points": data["place_points"],
             "tiebreaks": data["tiebreaks"],
             "rated": data["rated"],
+            "round_days": data["round_days"],
         }
 
 
@@ -184,6 +193,7 @@ def league_initial(league: League) -> dict[str, Any]:
         "scoring": league.scoring,
         "place_points": ",".join(f"{p:g}" for p in league.place_points),
         "rated": league.rated,
+        "round_days": league.round_days,
         **dict(zip(TIEBREAK_FIELDS, league.tiebreaks, strict=False)),
         **dict.fromkeys(TIEBREAK_FIELDS[len(league.tiebreaks) :], ""),
         **{OPTION_PREFIX + key: value for key, value in league.options.items()},
@@ -234,7 +244,7 @@ class SeasonForm(forms.ModelForm):
         model = Season
         fields = [
             *("name", "starts_on", "ends_on", "rounds", "divisions", "promote", "relegate"),
-            *("round_mode", "fill", "settle"),
+            *("round_mode", "fill", "settle", "entrants_max"),
         ]
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
@@ -335,4 +345,44 @@ class FinishForm(forms.Form):
     )
     relegate = forms.IntegerField(
         min_value=0, max_value=1000, label="Players relegated from each division", required=False
+    )
+
+
+class SeasonEditForm(forms.ModelForm):
+    """A season's name and dates, on its organize page; the service refuses dates that do not fit together."""
+
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on", "ends_on"]
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def __init__(self, *args: Any, started: bool = False, **kwargs: Any) -> None:
+        """``started``: the season is running, and its start date is shown but no longer posted."""
+        super().__init__(*args, **kwargs)
+        self.fields["name"].required = False
+        self.fields["name"].help_text = "Empty: the name stays as it is."
+        for name in ("starts_on", "ends_on"):
+            self.fields[name].widget.attrs.update(min=f"{ROUND_YEARS[0]}-01-01", max=f"{ROUND_YEARS[-1]}-12-31")
+        if started:
+            self.fields["starts_on"].disabled = True
+            self.fields["starts_on"].help_text = "The season has started: its start date is fixed."
+
+    def clean_starts_on(self) -> date | None:
+        return _in_league_years(self.cleaned_data.get("starts_on"))
+
+    def clean_ends_on(self) -> date | None:
+        return _in_league_years(self.cleaned_data.get("ends_on"))
+
+
+class SeedForm(forms.Form):
+    by = forms.ChoiceField(
+        choices=[("rating", "By rating"), ("standings", "By the last season's standings")],
+        label="Seed the divisions",
+        error_messages={
+            "required": "Seed the divisions by rating or by the last season's standings.",
+            "invalid_choice": "Seed the divisions by rating or by the last season's standings.",
+        },
     )

@@ -93,6 +93,9 @@ class League(models.Model):
     place_points = models.JSONField(default=list, blank=True, help_text="Points for 1st, 2nd, ... place.")
     tiebreaks = models.JSONField(default=list, blank=True, help_text="Keys of leagues.tiebreaks.TIEBREAKS, in order.")
     rated = models.BooleanField(default=True)
+    # The league's cadence: a season without an end date gives each round this many days, and the season
+    # made at a finish (leagues.rollover) starts the day after and lasts its rounds times this.
+    round_days = models.PositiveSmallIntegerField(default=7, help_text="Days each round lasts.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -137,6 +140,12 @@ class Season(models.Model):
     fill = models.CharField(max_length=8, choices=Fill.choices, default=Fill.BOTS)
     settle = models.CharField(max_length=16, choices=Settle.choices, default=Settle.BOTS)
     seed = models.BigIntegerField(default=0, help_text="The fixtures' draw; a new one each time they are generated.")
+    entrants_max = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        verbose_name="Most players",
+        help_text="Those who register after it is full wait for a place; empty: no limit.",
+    )
     previous = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL, related_name="next")
     # Set by season_finish: from then on only an organizer's adjustment changes the standings.
     frozen_at = models.DateTimeField(null=True, blank=True)
@@ -152,6 +161,10 @@ class Season(models.Model):
     @property
     def is_frozen(self) -> bool:
         return self.frozen_at is not None
+
+    def places_taken(self, registered: int) -> int:
+        """How many of ``registered`` players have a place; the rest are on the waiting list."""
+        return registered if self.entrants_max is None else min(registered, self.entrants_max)
 
 
 class Entrant(models.Model):
@@ -215,6 +228,9 @@ class Fixture(models.Model):
     # What was added to the standings, per seat: places, scores, points, bot_moves, opponents_rating.
     result = models.JSONField(null=True, blank=True)
     how = models.CharField(max_length=16, choices=How.choices, blank=True)
+    # Entrant ids who forfeited while the match was still played: a bot plays their seats on, and the
+    # result places them last when the match ends (leagues.results.result_forfeit).
+    forfeited = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["round", "table_number"]
@@ -245,6 +261,10 @@ class Standing(models.Model):
     wins = models.PositiveIntegerField(default=0)
     game_score = models.FloatField(default=0)
     bot_moves = models.PositiveIntegerField(default=0)
+    # Reliability, apart from skill: the timeouts at this entrant's seats and all the moves made there
+    # (the player's, their bot's, the forced ones), so that bot_moves / moves is the share a bot played.
+    timeouts = models.PositiveIntegerField(default=0)
+    moves = models.PositiveIntegerField(default=0)
     # The average opponents' rating is their sum over the opponents met, divided by how many.
     opponents_rating_total = models.FloatField(default=0)
     opponents_met = models.PositiveIntegerField(default=0)
@@ -266,6 +286,11 @@ class Standing(models.Model):
     @property
     def opponents_rating(self) -> float:
         return self.opponents_rating_total / self.opponents_met if self.opponents_met else 0.0
+
+    @property
+    def bot_share(self) -> float | None:
+        """The share of the moves at this entrant's seats that a bot made (None before any move)."""
+        return self.bot_moves / self.moves if self.moves else None
 
 
 class AuditEntry(models.Model):

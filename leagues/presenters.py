@@ -7,15 +7,16 @@ the page slow). Markup stays in ``templates/leagues/standings.html``.
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypedDict
 
 from django.utils.safestring import SafeString
 
-from leagues import selectors, tiebreaks
-from leagues.models import Season
+from leagues import ratings, selectors, tiebreaks
+from leagues.models import Fixture, Season
 
 # Columns sorted lowest first; every other column puts the biggest number on top.
-ASCENDING = {"name", "rank", "fewest_bot_moves"}
+ASCENDING = {"name", "rank", "fewest_bot_moves", "fewest_timeouts", "lowest_bot_share"}
 SORTS = {"rank", "name", "played", "points", "rating", *tiebreaks.TIEBREAKS}
 # Column headings short enough for a phone; the league page names each tie-break in full.
 COLUMN_LABELS = {
@@ -24,6 +25,8 @@ COLUMN_LABELS = {
     "game_score": "Game score",
     "opponents_rating": "Opponents' rating",
     "fewest_bot_moves": "Bot moves",
+    "fewest_timeouts": "Timeouts",
+    "lowest_bot_share": "By bot",
 }
 # A league table is read from the top: the first rows of each division by default, "show all" for the rest.
 PAGE_ROWS = 100
@@ -32,6 +35,8 @@ CHART_PLAYERS = 5
 # a longer season draws the lines and a dot for the last round only.
 CHART_DOTS = 12
 CHART_WIDTH, CHART_HEIGHT, CHART_PAD = 320, 140, 12
+# Room left of the y-axis for its labels (three digits at the chart's small type).
+CHART_LEFT = 30
 NONE = "–"
 
 
@@ -45,7 +50,41 @@ def number(value: float | None) -> str:
 
 
 def rating(value: float | None) -> str:
-    return NONE if value is None else _figure(f"{value:.1f}")
+    """A stored rating on the shown scale (``ratings.shown``: a newcomer has 1,000), or a dash for none."""
+    return NONE if value is None else _figure(ratings.shown_text(value))
+
+
+def shown_rating(value: float | None) -> int | None:
+    """A stored rating on the shown scale as a number, for the exports."""
+    return None if value is None else ratings.shown(value)
+
+
+def opponents_rating(row: selectors.StandingRow) -> int | None:
+    """The average rating of the people a player has met, on the shown scale; None before they met anyone."""
+    return ratings.shown(row.opponents_rating) if row.opponents_met else None
+
+
+def _cell(row: selectors.StandingRow, key: str) -> float | None:
+    """A tie-break column's value: ratings on the shown scale, every other number as it is."""
+    return opponents_rating(row) if key == "opponents_rating" else row.value(key)
+
+
+def _cell_text(row: selectors.StandingRow, key: str) -> str:
+    if key == "opponents_rating":
+        return rating(row.opponents_rating if row.opponents_met else None)
+    if key == "lowest_bot_share":
+        return share(row.bot_share)
+    return number(row.value(key))
+
+
+def share(value: float | None) -> str:
+    """A share as a whole percentage ("12%"), or a dash before there is anything to share."""
+    return NONE if value is None else _figure(f"{round(100 * value)}%")
+
+
+def reliability(row: selectors.StandingRow) -> str:
+    """The reliability column: timeouts, then the share of the player's moves a bot made ("2 · 12%")."""
+    return _figure(f"{row.timeouts} · {share(row.bot_share)}")
 
 
 def _figure(text: str) -> SafeString:
@@ -72,6 +111,7 @@ class DisplayRow(TypedDict):
     points: str
     cells: list[str]  # one per tie-break column after points, in the league's order
     rating: str
+    reliability: str  # timeouts and the share a bot played, apart from skill
     form: list[FormMark]
     me: bool
 
@@ -114,8 +154,9 @@ def display_rows(
             url=player_url.format(row.user_id),
             played=_figure(str(row.played)),
             points=number(row.points),
-            cells=[number(row.value(key)) for key in keys],
+            cells=[_cell_text(row, key) for key in keys],
             rating=rating(row.rating),
+            reliability=reliability(row),
             form=[_mark(f) for f in row.form],
             me=row.user_id == reader_id,
         )
@@ -153,34 +194,66 @@ def chart_for(rows: list[selectors.StandingRow], season: Season) -> dict[str, An
     """The leaders' running totals after each round as SVG coordinates (strings), from nothing at the start.
 
     None until a leader has a result. A dot per leader and round played; the lines start at the origin.
+    Leaders whose totals are the same in every round are one line under one legend entry naming them all:
+    drawn apart, the later line would hide the earlier one and the legend would name a line nobody sees.
+    The y-axis is labelled at round numbers of points (``_y_ticks``).
     """
     leaders = rows[:CHART_PLAYERS]
     # The leaders' rounds only: reading every player's rounds was a third of a big table's time.
     played = max((row.last_round for row in leaders), default=0)
     if not played:
         return None
-    top = max(max(row.cumulative[:played]) for row in leaders) or 1.0
-    step = (CHART_WIDTH - 2 * CHART_PAD) / played
+    lines: dict[tuple[float, ...], list[str]] = {}
+    for row in leaders:
+        lines.setdefault(tuple(row.cumulative[:played]), []).append(row.name)
+    # With the game's own score as points a total can be below nothing: the axis then starts below 0.
+    top = max(0.0, *(max(totals) for totals in lines))
+    low = min(0.0, *(min(totals) for totals in lines))
+    top = top if top > low else low + 1.0
+    step = (CHART_WIDTH - CHART_LEFT - CHART_PAD) / played
     bottom = CHART_HEIGHT - CHART_PAD
 
     def y(total: float) -> str:
-        return _coordinate(bottom - total / top * (CHART_HEIGHT - 2 * CHART_PAD))
+        return _coordinate(bottom - (total - low) / (top - low) * (CHART_HEIGHT - 2 * CHART_PAD))
 
     series = []
-    for n, row in enumerate(leaders, start=1):
+    for n, (totals, names) in enumerate(lines.items(), start=1):
         dots = [
-            {"x": _coordinate(CHART_PAD + (i + 1) * step), "y": y(total), "round": str(i + 1), "total": number(total)}
-            for i, total in enumerate(row.cumulative[:played])
+            {"x": _coordinate(CHART_LEFT + (i + 1) * step), "y": y(total), "round": str(i + 1), "total": number(total)}
+            for i, total in enumerate(totals)
         ]
-        points = " ".join([f"{CHART_PAD},{bottom}", *(f"{d['x']},{d['y']}" for d in dots)])
+        points = " ".join([f"{CHART_LEFT},{y(0.0)}", *(f"{d['x']},{d['y']}" for d in dots)])
         shown = dots if played <= CHART_DOTS else dots[-1:]
-        series.append({"name": row.name, "n": str(n), "points": points, "dots": shown})
-    ticks = [{"x": _coordinate(CHART_PAD + r * step), "round": str(r)} for r in range(1, played + 1)]
+        series.append({"name": ", ".join(names), "n": str(n), "points": points, "dots": shown})
+    ticks = [{"x": _coordinate(CHART_LEFT + r * step), "round": str(r)} for r in range(1, played + 1)]
+    levels = [{"y": y(value), "label": number(value)} for value in _y_ticks(low, top)]
     return {
-        **{"width": str(CHART_WIDTH), "height": str(CHART_HEIGHT), "pad": str(CHART_PAD)},
-        **{"bottom": str(bottom), "right": str(CHART_WIDTH - CHART_PAD)},
-        **{"rounds": played, "top": number(top), "series": series, "ticks": ticks, "leaders": str(len(series))},
+        **{"width": str(CHART_WIDTH), "height": str(CHART_HEIGHT), "pad": str(CHART_PAD), "left": str(CHART_LEFT)},
+        **{
+            "bottom": str(bottom),
+            "right": str(CHART_WIDTH - CHART_PAD),
+            "label_x": str(CHART_LEFT - 4),
+            "zero": y(0.0),
+        },
+        **{"rounds": played, "top": number(top), "series": series, "ticks": ticks, "levels": levels},
+        **{"leaders": str(len(leaders))},
     }
+
+
+def _y_ticks(low: float, top: float) -> list[float]:
+    """The y-axis labels: ``low`` and ``top`` (the leader's total) and round steps between them, with 0 among them.
+
+    A step is 1, 2 or 5 times a power of ten, about a third of the range; a step too close to the top is left
+    out so that two labels never overlap.
+    """
+    span = top - low
+    magnitude = 10 ** math.floor(math.log10(span / 3))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= span / 3)
+    first = math.ceil(low / step - 1e-9)
+    inside = [round(step * i, 9) for i in range(first, math.floor(top / step + 1e-9) + 1)]
+    near = 0.15 * span
+    kept = [v for v in inside if v - low >= near or v == low]
+    return sorted({low, *(v for v in kept if top - v >= near), top})
 
 
 def _coordinate(value: float) -> str:
@@ -197,9 +270,51 @@ def export_rows(rows: list[selectors.StandingRow], keys: list[str]) -> list[dict
             "division": row.division,
             "played": row.played,
             "points": row.points,
-            **{key: row.value(key) for key in columns},
-            "rating": None if row.rating is None else round(row.rating, 2),
+            **{key: _cell(row, key) for key in columns},
+            "rating": shown_rating(row.rating),
             "form": " ".join(str(f.get("place", "")) for f in row.form),
         }
         for row in rows
     ]
+
+
+# How each counted table was decided, in the words of the results export.
+DECIDED: dict[str, str] = {
+    Fixture.How.PLAYED: "played",
+    Fixture.How.FORFEIT: "forfeit",
+    Fixture.How.ADJUSTED: "adjusted",
+    Fixture.How.AS_STANDS: "as it stands",
+    Fixture.How.VOID: "void",
+}
+RESULT_COLUMNS = ["round", "division", "table", "seat", "player", "place", "points", "game_score", "decided"]
+BOT = "Bot"
+
+
+def result_lines(found: selectors.SeasonResults) -> list[dict[str, Any]]:
+    """A line per seat of every counted table, in playing order: the rows of the season's results CSV.
+
+    A void table has its players and no place, points or score; a bot's seat is named "Bot".
+    """
+    lines = []
+    for fixture in found.fixtures:
+        result = fixture.result or {}
+        for seat, entrant in enumerate(fixture.seats):
+            lines.append(
+                {
+                    "round": fixture.round.number,
+                    "division": fixture.round.division,
+                    "table": fixture.table_number,
+                    "seat": seat + 1,
+                    "player": BOT if entrant is None else found.names.get(entrant, "?"),
+                    "place": _at(result, "places", seat),
+                    "points": _at(result, "points", seat),
+                    "game_score": _at(result, "scores", seat),
+                    "decided": DECIDED.get(fixture.how, fixture.how),
+                }
+            )
+    return lines
+
+
+def _at(result: dict[str, Any], key: str, seat: int) -> Any:
+    values = result.get(key) or []
+    return values[seat] if seat < len(values) else None

@@ -14,8 +14,11 @@ from openskill.models import PlackettLuce
 _MODEL = PlackettLuce()
 DEFAULT: tuple[float, float] = (_MODEL.mu, _MODEL.sigma)  # (25, 25/3)
 
-# The displayed rating is mu - 3 sigma (a newcomer shows 0), scaled so it reads like a club rating.
+# The stored ordinal is mu - 3 sigma, scaled (a newcomer's is 0). Pages show it shifted so that a newcomer
+# starts at a familiar 1,000: still the cautious estimate (the skill we are fairly sure a player has at
+# least), never the middle of the range, so a lucky first win does not put a newcomer above the regulars.
 DISPLAY_SCALE = 40.0
+NEWCOMER = 1000
 
 
 def rate(teams: Sequence[Sequence[tuple[float, float]]], places: Sequence[int]) -> list[list[tuple[float, float]]]:
@@ -30,5 +33,24 @@ def rate(teams: Sequence[Sequence[tuple[float, float]]], places: Sequence[int]) 
 
 
 def ordinal(mu: float, sigma: float) -> float:
-    """The rating shown on standings and profiles: a conservative estimate, scaled, one decimal."""
+    """The stored rating (``Rating.ordinal``): the conservative estimate, scaled, one decimal; see ``shown``."""
     return round(DISPLAY_SCALE * (mu - 3 * sigma), 1)
+
+
+def shown(ordinal: float) -> int:
+    """The rating as pages and exports show it: the stored ordinal on the scale where a newcomer has 1,000."""
+    return round(NEWCOMER + ordinal)
+
+
+def shown_text(ordinal: float) -> str:
+    """ "1,120": the shown rating with a thousands separator."""
+    return f"{shown(ordinal):,}"
+
+
+def change_text(ordinal: float, delta: float) -> str:
+    """ "+12", "-5", "±0": how far a change of ``delta`` to ``ordinal`` moved the shown rating.
+
+    Counted between the two shown numbers, so a history of ratings and changes adds up on the page.
+    """
+    points = shown(ordinal) - shown(ordinal - delta)
+    return "±0" if points == 0 else f"{points:+,}"

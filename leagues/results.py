@@ -7,6 +7,12 @@ an adjustment replaces a fixture's stored result, and the standings get the diff
 contribution and the old one: nothing is recomputed from scratch unless an organizer asks for
 ``standings_rebuild``.
 
+How places become points is ``leagues.standings`` (the policy players read is
+``templates/leagues/_scoring_policy.html``): places are among the seats, partners share their team's; a
+forfeit recorded while a match is played hands the seat to a bot and the table plays on, the forfeiter
+placed last at the end; a table nobody played for is nobody's win. Each result also carries, per seat,
+the bot moves, timeouts and moves of the match's log (the reliability columns), counted once.
+
 A round past its "play by" date is settled here too (``round_settle``): its late tables are played out
 by bots or scored as they stand, which is a result; ``leagues.rounds`` opens the next round once a
 round is all counted.
@@ -20,12 +26,15 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from engine.cards import places_from_scores
 from games.followups import enqueue
 from games.models import Match, Move, Seat
+from games.outbox import absolute_url, mail_queue, mail_safe
+from games.presenters.base import ordinal
 from leagues import ratings
 from leagues.clubs import check_organizer
 from leagues.errors import LeagueRefused
@@ -34,7 +43,16 @@ from leagues.record import audit
 from leagues.rounds import round_next
 from leagues.seasons import PARTNER_GAMES, season_locked, standings_ensure
 from leagues.selectors import MATCH_HEAVY
-from leagues.standings import LINE_COLUMNS, line_apply, place_points
+from leagues.standings import (
+    LINE_COLUMNS,
+    check_ranking,
+    forfeit_scores,
+    line_apply,
+    nobody_places,
+    result_places,
+    result_points,
+    seat_groups,
+)
 from leagues.wording import result_text, round_name, table_name
 
 # --- claiming a table ------------------------------------------------------------
@@ -101,9 +119,10 @@ def fixture_void(fixture: Fixture, season: Season, why: str, *, actor: User | No
     was at fault, so nobody wins or loses it; an organizer who knows better records a forfeit or
     adjusts the result, which replaces the void like any other result.
     """
+    old = fixture.result
     Fixture.objects.filter(pk=fixture.pk).update(how=Fixture.How.VOID, result=None)
     fixture.how, fixture.result = Fixture.How.VOID, None
-    audit(
+    entry = audit(
         season,
         AuditEntry.Kind.RESULT,
         f"{table_name(fixture)} is void: {why}. It counts for nobody.",
@@ -111,69 +130,124 @@ def fixture_void(fixture: Fixture, season: Season, why: str, *, actor: User | No
         fixture=fixture,
         data={"void": why, **({"match": fixture.match_id} if fixture.match_id else {})},
     )
+    if actor is not None:  # an organizer's doing: the players hear of it (the sweep's voids are in the record)
+        _result_mails(fixture, season, entry, old, None, what="The table was made void", reason=why)
 
 
 def _fixture_result(fixture: Fixture, season: Season) -> None:
-    """The finished match's places and scores into the standings and the ratings, with a line in the record."""
+    """The finished match's places and scores into the standings and the ratings, with a line in the record.
+
+    Who forfeited while the match went on (``Fixture.forfeited``) is placed after everyone who played
+    on, whatever their bot did; the others keep their places by play.
+    """
     assert fixture.match is not None
     match_id = fixture.match.pk
     outcome = fixture.match.outcome or {}
     scores = [float(s) for s in outcome.get("scores", [])]
-    result = _result(
-        fixture, season.league, places=list(outcome["places"]), scores=scores, bot_moves=_bot_moves(fixture.match)
+    behind = _forfeit_seats(fixture, fixture.forfeited)
+    tallies, _ = _tallies(fixture, fixture.match)
+    places = result_places(
+        list(outcome["places"]), _groups(fixture, season.league), behind=behind, people=_people(fixture)
     )
+    result = _result(fixture, season.league, places=places, scores=scores, tallies=tallies, behind=behind)
     lines = _lines_locked(fixture)
     held = _ratings_locked(season.league.game, lines) if season.league.rated else None
-    names = _fixture_store(fixture, None, result, how=Fixture.How.PLAYED, lines=lines, held=held)
+    how = Fixture.How.FORFEIT if behind else Fixture.How.PLAYED
+    names = _fixture_store(fixture, None, result, how=how, lines=lines, held=held)
     if held is not None:
         _rate(fixture, season.league, result, lines, held)
+    quit_ = (
+        f" {_names_of(fixture, behind, names)} forfeited and {'is' if len(behind) == 1 else 'are'} placed last."
+        if behind
+        else ""
+    )
     audit(
         season,
         AuditEntry.Kind.RESULT,
-        f"{table_name(fixture)}: {result_text(fixture, result, names)}.",
+        f"{table_name(fixture)}:{quit_} {result_text(fixture, result, names)}.",
         fixture=fixture,
-        data={"match": match_id},
+        data={"match": match_id, **({"forfeited": fixture.forfeited} if behind else {})},
     )
 
 
-def _bot_moves(match: Match) -> list[int]:
-    """Moves a bot made for each seat's player: the seat's count (timeouts, absence), plus the moves of
-    a seat handed to a bot when its round passed its play-by date."""
-    counts = [0] * match.players
-    taken = []
-    for number, n, level, user_id in Seat.objects.filter(match=match).values_list(
-        "number", "bot_moves", "bot_level", "user_id"
-    ):
-        counts[number] = n
-        if level and user_id is not None:
-            taken.append(number)
-    if taken:
-        moves = Move.objects.filter(match=match, seat__in=taken, kind=Move.Kind.BOT)
-        for row in moves.values("seat").annotate(n=Count("pk")).order_by():
-            counts[row["seat"]] += row["n"]
-    return counts
+def _groups(fixture: Fixture, league: League) -> list[tuple[int, ...]]:
+    """The table's sides: the partnerships of a team game, else each seat alone."""
+    return seat_groups(len(fixture.seats), PARTNER_GAMES.get(league.game))
+
+
+def _people(fixture: Fixture) -> list[int]:
+    """The seats of people (the standings count them; a bot filling a seat is not in them)."""
+    return [i for i, e in enumerate(fixture.seats) if e is not None]
+
+
+def _forfeit_seats(fixture: Fixture, entrants: Collection[int]) -> list[int]:
+    return [i for i, e in enumerate(fixture.seats) if e is not None and e in entrants]
+
+
+def _names_of(fixture: Fixture, seats: Collection[int], names: dict[int, str]) -> str:
+    return ", ".join(sorted(names.get(e, "?") for i, e in enumerate(fixture.seats) if i in seats and e is not None))
+
+
+def _tallies(fixture: Fixture, match: Match) -> tuple[dict[str, list[int]], set[int]]:
+    """Per seat of a person, from the match's log: the moves a bot made for them (timeouts, absence, a seat
+    handed to a bot), their timeouts and all moves at the seat; and the seats whose player made a move of
+    their own. Two queries.
+
+    The bot moves are the log's, or the seat's counter (``Seat.bot_moves``) where it has more (a match whose
+    moves are not all in this log); never the two added up: the counter stops at a seat handed to a bot,
+    while the log has every move, so adding both counted the moves of an absent player twice.
+    """
+    n = len(fixture.seats)
+    tallies = {"bot_moves": [0] * n, "timeouts": [0] * n, "moves": [0] * n}
+    moved: set[int] = set()
+    counts = Move.objects.filter(match=match).values("seat", "kind").annotate(n=Count("pk")).order_by()
+    for row in counts:
+        seat, kind, k = row["seat"], row["kind"], row["n"]
+        if not 0 <= seat < n or fixture.seats[seat] is None:
+            continue
+        tallies["moves"][seat] += k
+        if kind in (Move.Kind.BOT, Move.Kind.TIMEOUT):
+            tallies["bot_moves"][seat] += k
+        if kind == Move.Kind.TIMEOUT:
+            tallies["timeouts"][seat] += k
+        if kind == Move.Kind.PLAYER:
+            moved.add(seat)
+    for number, counted in Seat.objects.filter(match=match, user__isnull=False).values_list("number", "bot_moves"):
+        if 0 <= number < n and fixture.seats[number] is not None and counted > tallies["bot_moves"][number]:
+            tallies["bot_moves"][number] = counted
+            tallies["moves"][number] = max(tallies["moves"][number], counted)
+    return tallies, moved
 
 
 def _result(
     fixture: Fixture,
     league: League,
     *,
-    places: list[int],
+    places: list[int] | None,
     scores: list[float] | None = None,
-    bot_moves: list[int] | None = None,
+    tallies: dict[str, Any] | None = None,
+    behind: Collection[int] = (),
 ) -> dict[str, Any]:
-    """What a result adds to the standings, per seat: places, game scores, league points, bot moves."""
+    """What a result adds to the standings, per seat: places, game scores, league points, bot moves,
+    timeouts and moves.
+
+    ``places`` among the seats (``leagues.standings.result_places``); None: nobody earned a result, and
+    everyone is last with the last place's points (no win). ``behind``: the seats that forfeited.
+    """
     n = len(fixture.seats)
     scores = scores if scores is not None and len(scores) == n else [0.0] * n
+    nobody = places is None
+    places = nobody_places(n) if places is None else places
     if league.scoring == League.Scoring.GAME_SCORE:
-        points = list(scores)
+        points = [0.0] * n if nobody else forfeit_scores(scores, behind)
     else:
-        points = [place_points(place, places, league.place_points) for place in places]
+        points = result_points(places, league.place_points, nobody=nobody)
+    tallies = tallies or {}
     return {
         "places": places,
         "scores": scores,
         "points": points,
-        "bot_moves": bot_moves if bot_moves is not None else [0] * n,
+        **{key: list(tallies.get(key) or [0] * n) for key in ("bot_moves", "timeouts", "moves")},
     }
 
 
@@ -329,10 +403,15 @@ def _fixture_for_change(fixture: Fixture, actor: User, reason: str) -> tuple[Fix
 
 
 def result_forfeit(*, fixture: Fixture, actor: User, entrants: Iterable[Entrant | int], reason: str) -> Fixture:
-    """The players named forfeit the table: they share the last places, everyone else shares the first.
+    """The players named forfeit the table.
 
-    An unfinished match stops; a result already counted is replaced (the standings get the difference).
-    With the game's own score as points, everyone at a forfeited table scores nothing.
+    A match still being played goes on: each forfeiting seat is handed to a bot of the league's level,
+    the others play on, and when the match ends the forfeiters are placed after everyone who played on
+    (whatever their bot did), the others by their play; everyone at the table is told by mail. A table
+    already over (or without a match) has its result replaced: those who stayed share the first places,
+    the forfeiters the last (the standings get the difference). In a team game a partner's forfeit is
+    their team's. When nobody is left who did not forfeit, nobody wins: everyone gets the last place's
+    points. With the game's own score as points, a forfeiter keeps at most the lowest score of the others.
     """
     with transaction.atomic():
         fixture, season, reason = _fixture_for_change(fixture, actor, reason)
@@ -341,17 +420,23 @@ def result_forfeit(*, fixture: Fixture, actor: User, entrants: Iterable[Entrant 
         losers = {e if isinstance(e, int) else e.pk for e in entrants}
         if not losers or not losers <= {e for e in fixture.seats if e is not None}:
             raise LeagueRefused("Choose who forfeits among the players at this table.")
-        stayed = sum(1 for e in fixture.seats if e not in losers)
-        places = [stayed + 1 if e in losers else 1 for e in fixture.seats]
-        if fixture.match is not None and fixture.match.status == Match.Status.ACTIVE:
-            _match_abandon(fixture.match)
+        forfeited = sorted(set(fixture.forfeited) | losers)
+        behind = _forfeit_seats(fixture, forfeited)
+        groups, people = _groups(fixture, season.league), _people(fixture)
+        places = result_places([1] * len(fixture.seats), groups, behind=behind, people=people)
+        playing = fixture.match is not None and fixture.match.status == Match.Status.ACTIVE
+        if playing and fixture.counted_at is None and places is not None:
+            return _forfeit_play_on(fixture, season, actor, losers, forfeited, reason)
+        if playing:
+            assert fixture.match is not None
+            _match_abandon(fixture.match)  # nobody is left to play for: the table ends here
         old = fixture.result
         if fixture.counted_at is None:  # locked above: the claim is this call's, and a late count finds it taken
             fixtures_claim(ids=[fixture.pk])
-        new = _result(fixture, season.league, places=places, bot_moves=(old or {}).get("bot_moves"))
+        new = _result(fixture, season.league, places=places, tallies=_tallies_kept(fixture, old), behind=behind)
         names = _fixture_store(fixture, old, new, how=Fixture.How.FORFEIT)
-        who = ", ".join(sorted(names[e] for e in losers))
-        audit(
+        who = _names_of(fixture, _forfeit_seats(fixture, losers), names)
+        entry = audit(
             season,
             AuditEntry.Kind.FORFEIT,
             f"{table_name(fixture)}: {who} forfeited ({reason}). {result_text(fixture, new, names)}.",
@@ -359,8 +444,111 @@ def result_forfeit(*, fixture: Fixture, actor: User, entrants: Iterable[Entrant 
             fixture=fixture,
             data={"reason": reason, "before": old, "after": new},
         )
+        _result_mails(fixture, season, entry, old, new, what=f"{who} forfeited", reason=reason)
         round_next(fixture.round, season)
     return fixture
+
+
+def _tallies_kept(fixture: Fixture, old: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The bot moves, timeouts and moves a replaced result had; from the match's log for a table never counted."""
+    if old is not None:
+        return old
+    return _tallies(fixture, fixture.match)[0] if fixture.match is not None else None
+
+
+def _forfeit_play_on(
+    fixture: Fixture, season: Season, actor: User, losers: set[int], forfeited: list[int], reason: str
+) -> Fixture:
+    """The forfeiting seats go to bots of the league's level and the match goes on; the result waits for its end."""
+    Fixture.objects.filter(pk=fixture.pk).update(forfeited=forfeited)
+    fixture.forfeited = forfeited
+    seats = _forfeit_seats(fixture, losers)
+    _bots_take_over(fixture, season.league, seats=seats)
+    entrants = {
+        e.pk: e
+        for e in Entrant.objects.filter(pk__in=[e for e in fixture.seats if e is not None]).select_related("user")
+    }
+    names = {pk: e.user.name for pk, e in entrants.items()}
+    who = _names_of(fixture, seats, names)
+    entry = audit(
+        season,
+        AuditEntry.Kind.FORFEIT,
+        f"{table_name(fixture)}: {who} forfeited ({reason}). A bot plays on in their place and they are placed "
+        "last when the match ends; the others play on.",
+        actor=actor,
+        fixture=fixture,
+        data={"reason": reason, "forfeited": forfeited, "playing_on": True},
+    )
+    url = absolute_url(reverse("games-match", args=[fixture.match_id])) if fixture.match_id else ""
+    for entrant in entrants.values():
+        mail_queue(
+            key=f"forfeit:{entry.pk}:{entrant.user_id}",
+            recipient=entrant.user.email,
+            user=entrant.user,
+            template="leagues/mail/forfeit_play_on",
+            context={
+                **_mail_about(fixture, season, entrant),
+                "who": mail_safe(who),
+                "you_forfeited": entrant.pk in losers,
+                "reason": mail_safe(reason),
+                "match_url": url,
+            },
+        )
+    return fixture
+
+
+def _mail_about(fixture: Fixture, season: Season, entrant: Entrant) -> dict[str, Any]:
+    """What every result mail names: the player, the table, the season and its page."""
+    league = season.league
+    return {
+        "name": mail_safe(entrant.user.name),
+        "table": table_name(fixture),
+        "season_name": mail_safe(season.name),
+        "league_name": mail_safe(league.name),
+        "url": absolute_url(reverse("leagues-season", args=[league.club.slug, league.slug, season.number])),
+    }
+
+
+def _result_mails(
+    fixture: Fixture,
+    season: Season,
+    entry: AuditEntry,
+    old: dict[str, Any] | None,
+    new: dict[str, Any] | None,
+    *,
+    what: str,
+    reason: str,
+) -> None:
+    """One mail to each player at the table whose result an organizer changed: before, after and why.
+
+    Keyed by the record's entry: a change mails once, and a second change mails again.
+    """
+    entrants = Entrant.objects.filter(pk__in=[e for e in fixture.seats if e is not None]).select_related("user")
+    by_pk = {e.pk: e for e in entrants}
+    for seat, pk in enumerate(fixture.seats):
+        entrant = by_pk.get(pk) if pk is not None else None
+        if entrant is None:
+            continue
+        mail_queue(
+            key=f"result-change:{entry.pk}:{entrant.user_id}",
+            recipient=entrant.user.email,
+            user=entrant.user,
+            template="leagues/mail/result_changed",
+            context={
+                **_mail_about(fixture, season, entrant),
+                "what": mail_safe(what),
+                "reason": mail_safe(reason),
+                "before": _mail_line(old, seat),
+                "after": _mail_line(new, seat),
+            },
+        )
+
+
+def _mail_line(result: dict[str, Any] | None, seat: int) -> str:
+    """A seat's result in words for a mail ("2nd, 1.5 points"), or that it counts for nobody."""
+    if result is None:
+        return "no result"
+    return f"{ordinal(result['places'][seat])} of {len(result['places'])}, {result['points'][seat]:g} points"
 
 
 def result_adjust(
@@ -368,13 +556,14 @@ def result_adjust(
 ) -> Fixture:
     """An organizer's correction of a table's places (and scores); the only change once a season is frozen.
 
-    Ratings stay as they were: they move once per match played, in the order matches end.
+    The places must be a ranking (``leagues.standings.check_ranking``: 1, 1, 3; partners share theirs).
+    Ratings stay as they were: they move once per match played, in the order matches end. Every player
+    at the table gets a mail saying what changed and why.
     """
     with transaction.atomic():
         fixture, season, reason = _fixture_for_change(fixture, actor, reason)
         n = len(fixture.seats)
-        if len(places) != n or any(isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= n for p in places):
-            raise LeagueRefused(f"Give a place from 1 to {n} for each seat at the table.")
+        places = check_ranking(list(places), _groups(fixture, season.league))
         old = fixture.result
         if scores is None:
             scores = (old or {}).get("scores")
@@ -387,12 +576,12 @@ def result_adjust(
         new = _result(
             fixture,
             season.league,
-            places=list(places),
+            places=places,
             scores=None if scores is None else [float(s) for s in scores],
-            bot_moves=(old or {}).get("bot_moves"),
+            tallies=_tallies_kept(fixture, old),
         )
         names = _fixture_store(fixture, old, new, how=Fixture.How.ADJUSTED)
-        audit(
+        entry = audit(
             season,
             AuditEntry.Kind.ADJUST,
             f"{table_name(fixture)} adjusted ({reason}): {result_text(fixture, new, names)}.",
@@ -400,6 +589,7 @@ def result_adjust(
             fixture=fixture,
             data={"reason": reason, "before": old, "after": new},
         )
+        _result_mails(fixture, season, entry, old, new, what="An organizer adjusted the result", reason=reason)
         round_next(fixture.round, season)
     return fixture
 
@@ -462,51 +652,76 @@ def round_settle(*, round: Round, actor: User | None = None) -> Round:
         tables = [f.table_number for f in open_fixtures]
         if season.settle == Season.Settle.BOTS:
             for fixture in open_fixtures:
-                _bots_take_over(fixture, season.league)
+                _bots_take_over(fixture, season.league, seats=None)
         else:
             for fixture in open_fixtures:
                 _score_as_it_stands(fixture, season, actor)
         locked.settled_at = timezone.now()
         locked.save(update_fields=["settled_at"])
         name = round_name(locked, season)
+        # An organizer may settle a round before its play-by date: the record says so rather than "passed".
+        early = actor is not None and (locked.play_by is None or locked.play_by > locked.settled_at)
+        ended = "was settled early by an organizer" if early else "passed its play-by date"
         one = len(tables) == 1
         which = f"the unfinished {'table' if one else 'tables'} {', '.join(map(str, tables))}"
         if not tables:
-            text = f"{name} passed its play-by date with every table finished."
+            text = f"{name} {ended} with every table finished."
         elif season.settle == Season.Settle.BOTS:
-            text = f"{name} passed its play-by date: bots play out {which}."
+            text = f"{name} {ended}: bots play out {which}."
         else:
             stood = "was scored as it stood" if one else "were scored as they stood"
-            text = f"{name} passed its play-by date: {which} {stood}."
+            text = f"{name} {ended}: {which} {stood}."
         audit(season, AuditEntry.Kind.SETTLE, text, actor=actor, data={"tables": tables, "settle": season.settle})
     return locked
 
 
-def _bots_take_over(fixture: Fixture, league: League) -> None:
-    """The people at the table hand their seats to bots of the league's level; games' bot tasks do the rest."""
+def _bots_take_over(fixture: Fixture, league: League, *, seats: Collection[int] | None) -> None:
+    """The people at the table (only those in ``seats``, when given) hand their seats to bots of the
+    league's level; games' bot tasks do the rest."""
     match = fixture.match
-    assert match is not None  # the query selected fixtures with an active match
+    assert match is not None  # the callers selected fixtures with an active match
     Match.objects.select_for_update().filter(pk=match.pk).first()  # no move slips in between
-    Seat.objects.filter(match=match, bot_level="").update(
-        bot_level=league.timeout_bot_level, notified_at=None, deadline=None
+    taken = Seat.objects.filter(match=match, bot_level="")
+    if seats is not None:
+        taken = taken.filter(number__in=list(seats))
+    taken.update(bot_level=league.timeout_bot_level, notified_at=None, deadline=None)
+    awaiting = list(
+        Seat.objects.filter(match=match, awaiting=True).exclude(bot_level="").values_list("number", flat=True)
     )
-    awaiting = list(Seat.objects.filter(match=match, awaiting=True).values_list("number", flat=True))
     version = Match.objects.filter(pk=match.pk).values_list("version", flat=True).get()
     for number in awaiting:
         transaction.on_commit(partial(enqueue, "games.tasks.bot_move", match.pk, number, version))
 
 
+# Where a game's running scores are on another scale than its result's: Renfield's table shows the money
+# each seat holds, its outcome the money won in the match (held less the stake each seat sat down with).
+RUNNING_SCORE_OFFSET = {"renfield": "stake"}
+
+
+def scores_as_they_stand(game: str, view: dict[str, Any]) -> list[float]:
+    """A running match's scores on its result's scale, from the spectator's view ("scores", per the contract)."""
+    offset = RUNNING_SCORE_OFFSET.get(game)
+    less = float(view[offset]) if offset else 0.0
+    return [float(s) - less for s in view["scores"]]
+
+
 def _score_as_it_stands(fixture: Fixture, season: Season, actor: User | None) -> None:
+    """The table's result from the scores as they stand: the players who made a move of their own ahead of
+    those who never did, a forfeiter last; nobody's win when no player played."""
     assert fixture.match_id is not None  # the query selected fixtures with an active match
     match = Match.objects.select_for_update().get(pk=fixture.match_id)
-    scores = [float(s) for s in match.engine.view(match.state, None)["scores"]]
+    scores = scores_as_they_stand(match.game, match.engine.view(match.state, None))
     _match_abandon(match)
     claimed = fixtures_claim(ids=[fixture.pk])
     if claimed:
         fixture.round.season = season
-        result = _result(
-            fixture, season.league, places=places_from_scores(scores), scores=scores, bot_moves=_bot_moves(match)
-        )
+        tallies, moved = _tallies(fixture, match)
+        people = _people(fixture)
+        behind = _forfeit_seats(fixture, fixture.forfeited)
+        absent = [i for i in people if i not in moved]
+        groups = _groups(fixture, season.league)
+        places = result_places(places_from_scores(scores), groups, behind=behind, absent=absent, people=people)
+        result = _result(fixture, season.league, places=places, scores=scores, tallies=tallies, behind=behind)
         names = _fixture_store(fixture, None, result, how=Fixture.How.AS_STANDS)
         text = f"{table_name(fixture)} scored as it stood: {result_text(fixture, result, names)}."
         audit(season, AuditEntry.Kind.SETTLE, text, actor=actor, fixture=fixture)

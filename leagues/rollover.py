@@ -1,4 +1,10 @@
-"""The end of a season: its standings frozen, its players carried into the next season, up or down a division.
+"""The end of a round or a season, and what follows it: the next round opened, or the next season made.
+
+``round_settle_now`` settles a round (``leagues.results.round_settle``: on the organizer's word, or by the
+rounds sweep at the play-by date) and, in a sequential season, opens the next round once every table of
+this one is counted: a round scored as it stands is counted at once, and a season never waits for a sweep.
+
+The end of a season: its standings frozen, its players carried into the next season, up or down a division.
 
 ``season_finish`` first accounts for every table (a result a lost message left uncounted is counted,
 the rest is void), then freezes the standings and makes the next season as a draft the organizer
@@ -8,6 +14,8 @@ division are refused before anything changes (``check_promotion_fits``).
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -16,13 +24,33 @@ from accounts.models import User
 from games.models import Match
 from leagues.clubs import check_organizer
 from leagues.errors import LeagueRefused
-from leagues.models import AuditEntry, Entrant, Fixture, Season, Standing
+from leagues.models import AuditEntry, Entrant, Fixture, Round, Season, Standing
 from leagues.record import audit
-from leagues.results import fixture_count_ended, fixture_void, fixtures_claim
+from leagues.results import fixture_count_ended, fixture_void, fixtures_claim, round_settle
+from leagues.rounds import round_next
 from leagues.seasons import check_season_numbers, season_locked
 from leagues.selectors import MATCH_HEAVY, division_sizes, standings_for
 from leagues.standings import check_promotion_fits, division_moves
 from leagues.wording import plural, round_name
+
+
+def round_settle_now(*, round: Round, actor: User | None = None) -> Round:
+    """Settle the round (its late tables to bots or scored as they stand) and open the next one if it is all counted.
+
+    With an ``actor`` (the organizer's button) a round already settled is refused with a sentence; the sweep
+    (no actor) finds it settled and moves on. The next round opens here as it would from a counted result.
+    """
+    with transaction.atomic():
+        season = Season.objects.select_related("league__club").get(pk=round.season_id)
+        if actor is not None:
+            check_organizer(season.league.club_id, actor)
+            if season.status != Season.Status.RUNNING:
+                raise LeagueRefused("Rounds are settled while the season is running.")
+            if Round.objects.filter(pk=round.pk, settled_at__isnull=False).exists():
+                raise LeagueRefused(f"{round_name(round, season)} is already settled.")
+        settled = round_settle(round=round, actor=actor)
+        round_next(settled, season)
+    return settled
 
 
 def season_finish(*, season: Season, actor: User, promote: int | None = None, relegate: int | None = None) -> Season:
@@ -43,7 +71,7 @@ def season_finish(*, season: Season, actor: User, promote: int | None = None, re
         if playing.exists():
             raise LeagueRefused(
                 f"{plural(playing.count(), 'match is', 'matches are')} still being played: "
-                "settle their rounds or record forfeits first."
+                "settle their rounds or adjust their results first."
             )
         season.promote = season.promote if promote is None else promote
         season.relegate = season.relegate if relegate is None else relegate
@@ -128,11 +156,17 @@ def _season_catch_up(season: Season, actor: User | None) -> None:
 
 
 def _season_next(season: Season, actor: User) -> Season:
+    """The next season as a draft, dated by the league's cadence: from the day after this one ends (or after
+    today, if it ended late or had no end date), its rounds of ``league.round_days`` each."""
     number = (Season.objects.filter(league_id=season.league_id).aggregate(n=Max("number"))["n"] or 0) + 1
+    starts_on = max(timezone.localdate(), season.ends_on or timezone.localdate()) + timedelta(days=1)
+    ends_on = starts_on + timedelta(days=season.rounds * season.league.round_days - 1)
     return Season.objects.create(
         league_id=season.league_id,
         name=f"Season {number}",
         number=number,
+        starts_on=starts_on,
+        ends_on=ends_on,
         rounds=season.rounds,
         divisions=season.divisions,
         promote=season.promote,

@@ -40,8 +40,16 @@ def round_update(
             if locked.opened_at is not None:
                 raise LeagueRefused("This round is already open.")
             locked.opens_at = opens_at
+        check_round_dates(opens_at=locked.opens_at, play_by=locked.play_by)
         locked.save(update_fields=["play_by", "opens_at"])
     return locked
+
+
+def check_round_dates(*, opens_at: datetime | None, play_by: datetime | None) -> None:
+    """A round is played after it opens: its play-by date comes later than its opening date (the schedule's; a
+    round opened early keeps its dates)."""
+    if opens_at is not None and play_by is not None and play_by <= opens_at:
+        raise LeagueRefused("A round's play-by date must come after the day it opens.")
 
 
 def round_open(*, round: Round, actor: User | None = None) -> Round:
@@ -53,7 +61,10 @@ def round_open(*, round: Round, actor: User | None = None) -> Round:
             check_organizer(season.league.club_id, actor)
         if season.status != Season.Status.RUNNING:
             raise LeagueRefused("Rounds open once the season has started.")
+        if actor is not None and locked.opened_at is not None:
+            raise LeagueRefused(f"{round_name(locked, season)} is already open.")
         round_matches_create(locked, season, actor)
+        round_next(locked, season)  # a round of byes only is over as soon as it opens
     return locked
 
 
@@ -108,3 +119,4 @@ def round_next(round_: Round, season: Season) -> None:
     )
     if following is not None:
         round_matches_create(following, season, None)
+        round_next(following, season)  # a round with no table to play (byes only) leads straight on

@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Required, TypedDict, Unpack
 
 from django.db import transaction
+from django.db.models import Count
 from django.urls import reverse
 
 from accounts.models import User
@@ -24,12 +25,13 @@ from games.clocks import TimeControl
 from games.models import Seat
 from games.outbox import absolute_url, mail_queue, mail_safe
 from leagues import fixtures as schedules
-from leagues import tiebreaks
+from leagues import ratings, tiebreaks
 from leagues.clubs import check_organizer, unique_slug
 from leagues.errors import LeagueRefused
-from leagues.models import AuditEntry, Club, Entrant, Fixture, League, Membership, Round, Season, Standing
+from leagues.models import AuditEntry, Club, Entrant, Fixture, League, Membership, Rating, Round, Season, Standing
 from leagues.record import audit
-from leagues.rounds import round_matches_create
+from leagues.rounds import check_round_dates, round_matches_create
+from leagues.selectors import standings_for, waiting_list
 from leagues.wording import plural
 
 DEFAULT_ROUND_DAYS = 7
@@ -38,6 +40,10 @@ PLACE_POINTS_MAX = 1000
 # Karnoffel is played by two teams: seats 0 and 2 against 1 and 3.
 PARTNER_GAMES = {"karnoffel": ((0, 2), (1, 3))}
 DEFAULT_TIEBREAKS = ("points", "wins", "head_to_head", "game_score", "opponents_rating", "fewest_bot_moves")
+ENTRANTS_MOST = 10_000
+BEFORE_START = (Season.Status.DRAFT, Season.Status.REGISTRATION, Season.Status.CLOSED)
+# How ``divisions_seed`` orders the registrants, best first.
+SEED_BY = {"rating": "rating", "standings": "the last season's standings"}
 
 
 def season_locked(season: Season) -> Season:
@@ -68,6 +74,7 @@ class LeagueSettings(TypedDict, total=False):
     place_points: Sequence[float] | None
     tiebreaks: Sequence[str] | None
     rated: bool
+    round_days: int | None
 
 
 def league_create(*, club: Club, actor: User, **settings: Unpack[LeagueSettings]) -> League:
@@ -95,10 +102,45 @@ def league_update(*, league: League, actor: User, **settings: Unpack[LeagueSetti
         scored = (fields["scoring"], fields["place_points"]) != (league.scoring, list(league.place_points))
         if Season.Status.RUNNING in statuses and scored:
             raise LeagueRefused("The scoring cannot change while a season is running: finish it first.")
+        changes = _league_changes(league, fields)
         for key, value in fields.items():
             setattr(league, key, value)
         league.save(update_fields=list(fields))
+        if changes:
+            _league_changes_audit(league, actor, changes)
     return league
+
+
+# What a season's players are told when the league's ordering or scoring changes under them.
+AUDITED_SETTINGS = {"tiebreaks": "tie-breaks", "scoring": "scoring", "place_points": "points per place"}
+
+
+def _league_changes(league: League, fields: dict[str, Any]) -> dict[str, tuple[Any, Any]]:
+    """The audited settings that change, as (before, after)."""
+    before = {"tiebreaks": list(league.tiebreaks), "scoring": league.scoring, "place_points": list(league.place_points)}
+    return {key: (before[key], fields[key]) for key in AUDITED_SETTINGS if before[key] != fields[key]}
+
+
+def _setting_words(key: str, value: Any) -> str:
+    if key == "tiebreaks":
+        return ", ".join(tiebreaks.TIEBREAKS.get(k, k) for k in value) or "none"
+    if key == "scoring":
+        return str(League.Scoring(value).label) if value in League.Scoring.values else str(value)
+    return ", ".join(f"{p:g}" for p in value)
+
+
+def _league_changes_audit(league: League, actor: User, changes: dict[str, tuple[Any, Any]]) -> None:
+    """Every season not yet finished records the change, before and after, on its page."""
+    words = "; ".join(
+        f"the {AUDITED_SETTINGS[key]} changed from ({_setting_words(key, old)}) to ({_setting_words(key, new)})"
+        for key, (old, new) in changes.items()
+    )
+    data = {
+        "before": {k: old for k, (old, _new) in changes.items()},
+        "after": {k: new for k, (_old, new) in changes.items()},
+    }
+    for season in league.seasons.exclude(status=Season.Status.FINISHED):
+        audit(season, AuditEntry.Kind.SEASON, f"{league.name}: {words}.", actor=actor, data=data)
 
 
 def _league_fields(
@@ -113,8 +155,9 @@ def _league_fields(
     place_points: Sequence[float] | None = None,
     tiebreaks: Sequence[str] | None = None,
     rated: bool = True,
+    round_days: int | None = None,
 ) -> dict[str, Any]:
-    """A league's settings checked, as model fields."""
+    """A league's settings checked, as model fields (``round_days`` only when given: None keeps it)."""
     name = (name or "").strip()
     if not name:
         raise LeagueRefused("Give the league a name.")
@@ -134,7 +177,11 @@ def _league_fields(
         raise LeagueRefused(f"Unknown bot level {timeout_bot_level!r}; the levels are: {', '.join(LEVELS)}.")
     if scoring not in League.Scoring.values:
         raise LeagueRefused("Score by points per place or by the game's own score.")
+    if round_days is not None and (isinstance(round_days, bool) or not 1 <= round_days <= 365):
+        raise LeagueRefused("A round lasts from 1 to 365 days.")
+    cadence = {} if round_days is None else {"round_days": round_days}
     return {
+        **cadence,
         "name": name,
         "game": game,
         "options": options,
@@ -201,9 +248,12 @@ def season_create(
     round_mode: str = Season.RoundMode.ALL,
     fill: str = Season.Fill.BOTS,
     settle: str = Season.Settle.BOTS,
+    entrants_max: int | None = None,
 ) -> Season:
     check_organizer(league.club_id, actor)
     check_season_numbers(rounds=rounds, divisions=divisions, promote=promote, relegate=relegate)
+    if entrants_max is not None and not 2 <= entrants_max <= ENTRANTS_MOST:
+        raise LeagueRefused(f"A season's limit is from 2 to {ENTRANTS_MOST} players, or none.")
     if starts_on and ends_on and ends_on < starts_on:
         raise LeagueRefused("A season cannot end before it starts.")
     if (
@@ -229,8 +279,56 @@ def season_create(
             round_mode=round_mode,
             fill=fill,
             settle=settle,
+            entrants_max=entrants_max,
             previous=last,
         )
+
+
+def season_update(
+    *, season: Season, actor: User, name: str, starts_on: date | None = None, ends_on: date | None = None
+) -> Season:
+    """Rename a season and move its dates; before the start, the rounds not yet open share the new dates.
+
+    Refused with a sentence: an end before the start, a start moved once the season is running, an end
+    before a round already open must be played by, any change once it is finished.
+    """
+    with transaction.atomic():
+        season = season_locked(season)
+        check_organizer(season.league.club_id, actor)
+        name = (name or "").strip() or season.name
+        if season.status == Season.Status.FINISHED:
+            raise LeagueRefused("A finished season cannot change.")
+        if starts_on and ends_on and ends_on < starts_on:
+            raise LeagueRefused("A season cannot end before it starts.")
+        if season.status == Season.Status.RUNNING and starts_on != season.starts_on:
+            raise LeagueRefused("The season has started: its start date cannot move.")
+        before = (season.name, season.starts_on, season.ends_on)
+        season.name, season.starts_on, season.ends_on = name[:80], starts_on, ends_on
+        season.save(update_fields=["name", "starts_on", "ends_on"])
+        moved = _round_dates_follow(season) if season.status in BEFORE_START else 0
+        if before != (season.name, season.starts_on, season.ends_on):
+            text = f"The season is now {season.name}, {_season_dates(season)}."
+            if moved:
+                text += f" {plural(moved, 'round')} moved with it."
+            audit(season, AuditEntry.Kind.SEASON, text, actor=actor)
+    return season
+
+
+def _season_dates(season: Season) -> str:
+    if season.starts_on is None:
+        return "with no dates set"
+    end = f" to {season.ends_on:%-d %B %Y}" if season.ends_on else ""
+    return f"from {season.starts_on:%-d %B %Y}{end}"
+
+
+def _round_dates_follow(season: Season) -> int:
+    """The drawn rounds get the season's new dates, shared as at the draw; returns how many there are."""
+    drawn = list(season.round_set.filter(opened_at=None))
+    for round_ in drawn:
+        round_.opens_at, round_.play_by = _round_dates(season, round_.number)
+        check_round_dates(opens_at=round_.opens_at, play_by=round_.play_by)
+    Round.objects.bulk_update(drawn, ["opens_at", "play_by"])
+    return len(drawn)
 
 
 def check_season_numbers(*, rounds: int, divisions: int, promote: int, relegate: int) -> None:
@@ -267,9 +365,20 @@ def season_close_registration(*, season: Season, actor: User) -> Season:
             raise LeagueRefused("Registration is not open.")
         season.status = Season.Status.CLOSED
         season.save(update_fields=["status"])
+        left_out = _waiting_drop(season)
         count = season.entrants.count()
-        audit(season, AuditEntry.Kind.SEASON, f"Registration closed with {plural(count, 'player')}.", actor=actor)
+        text = f"Registration closed with {plural(count, 'player')}."
+        if left_out:
+            text += f" Still waiting, without a place: {', '.join(left_out)}."
+        audit(season, AuditEntry.Kind.SEASON, text, actor=actor)
     return season
+
+
+def _waiting_drop(season: Season) -> list[str]:
+    """At the close, those still on the waiting list leave the season; their names, in the order they waited."""
+    waiting = waiting_list(season=season)
+    Entrant.objects.filter(pk__in=[e.pk for e in waiting]).delete()
+    return [e.user.name for e in waiting]
 
 
 def season_register(*, season: Season, user: User) -> Entrant:
@@ -292,9 +401,14 @@ def season_withdraw(*, season: Season, user: User) -> None:
         season = season_locked(season)
         if season.status != Season.Status.REGISTRATION:
             raise LeagueRefused("You can withdraw only while registration is open.")
+        before = {e.pk for e in waiting_list(season=season)}
         deleted, _ = Entrant.objects.filter(season=season, user=user).delete()
         if not deleted:
             raise LeagueRefused("You are not registered for this season.")
+        still = {e.pk for e in waiting_list(season=season)}
+        moved = Entrant.objects.filter(pk__in=before - still).select_related("user")
+        for entrant in moved:  # a place came free: the first on the waiting list has it
+            audit(season, AuditEntry.Kind.SEASON, f"{entrant.user.name} moved up from the waiting list.")
 
 
 def entrant_set_division(*, entrant: Entrant, actor: User, division: int) -> Entrant:
@@ -310,6 +424,67 @@ def entrant_set_division(*, entrant: Entrant, actor: User, division: int) -> Ent
         Standing.objects.filter(entrant=entrant).update(division=division)
         season.round_set.all().delete()  # the draw was for the old divisions
     return entrant
+
+
+def divisions_seed(*, season: Season, actor: User, by: str) -> list[Entrant]:
+    """Every registrant into a division in one step, the best in division 1: ordered by ``by`` (their rating in
+    the game, or the last season's final standings, division by division, then newcomers by rating), then cut
+    into divisions of nearly equal size (the upper ones take one more when it does not divide evenly).
+
+    The organizer may move anyone afterwards (``entrant_set_division``); a draw made before is dropped.
+    """
+    with transaction.atomic():
+        season = season_locked(season)
+        check_organizer(season.league.club_id, actor)
+        if season.status not in BEFORE_START:
+            raise LeagueRefused("Divisions are fixed once the season has started.")
+        if by not in SEED_BY:
+            raise LeagueRefused("Seed the divisions by rating or by the last season's standings.")
+        entrants = list(season.entrants.all())
+        if len(entrants) < season.divisions:
+            raise LeagueRefused(
+                f"{plural(len(entrants), 'player')} cannot fill {plural(season.divisions, 'division')}: "
+                "wait for more registrations, or have fewer divisions."
+            )
+        order = _seed_order(season, entrants, by)
+        cut, extra = divmod(len(order), season.divisions)
+        start = 0
+        for division in range(1, season.divisions + 1):
+            size = cut + (1 if division <= extra else 0)
+            for rank, entrant in enumerate(order[start : start + size], start=start + 1):
+                entrant.division, entrant.seed_rank = division, rank
+            ids = [e.pk for e in order[start : start + size]]
+            Standing.objects.filter(entrant_id__in=ids).update(division=division)
+            start += size
+        Entrant.objects.bulk_update(order, ["division", "seed_rank"])
+        season.round_set.all().delete()  # the draw was for the old divisions
+        sizes = ", ".join(str(cut + (1 if d <= extra else 0)) for d in range(1, season.divisions + 1))
+        audit(
+            season,
+            AuditEntry.Kind.SEASON,
+            f"Divisions seeded by {SEED_BY[by]}: {sizes} players from division 1 down.",
+            actor=actor,
+            data={"by": by},
+        )
+    return order
+
+
+def _seed_order(season: Season, entrants: list[Entrant], by: str) -> list[Entrant]:
+    """The entrants best first, as ``divisions_seed`` cuts them."""
+    users = [e.user_id for e in entrants]
+    rated = dict(Rating.objects.filter(game=season.league.game, user_id__in=users).values_list("user_id", "ordinal"))
+    default = ratings.ordinal(*ratings.DEFAULT)
+    by_rating = {e.user_id: -rated.get(e.user_id, default) for e in entrants}
+    if by == "rating":
+        return sorted(entrants, key=lambda e: (by_rating[e.user_id], e.pk))
+    previous = season.previous
+    if previous is None:
+        raise LeagueRefused("This is the league's first season: there are no standings to seed from. Seed by rating.")
+    place: dict[int, int] = {}
+    for division in range(1, previous.divisions + 1):
+        for row in standings_for(season=previous, division=division):
+            place.setdefault(row.user_id, len(place))
+    return sorted(entrants, key=lambda e: (e.user_id not in place, place.get(e.user_id, 0), by_rating[e.user_id], e.pk))
 
 
 # --- the draw and the start -------------------------------------------------------
@@ -378,14 +553,15 @@ def _division_fixtures(season: Season, league: League, division: int, ids: list[
 
 
 def _round_dates(season: Season, number: int) -> tuple[datetime | None, datetime | None]:
-    """Rounds share the season's dates evenly (a week each when it has no end); the organizer may change them."""
+    """Rounds share the season's dates evenly (the league's ``round_days`` each when it has no end); the organizer
+    may change them."""
     if season.starts_on is None:
         return None, None
     start = datetime.combine(season.starts_on, time(0, 0), tzinfo=UTC)
     if season.ends_on is not None:
         span = (datetime.combine(season.ends_on, time(23, 59), tzinfo=UTC) - start) / season.rounds
     else:
-        span = timedelta(days=DEFAULT_ROUND_DAYS)
+        span = timedelta(days=season.league.round_days or DEFAULT_ROUND_DAYS)
     return start + span * (number - 1), start + span * number
 
 
@@ -396,6 +572,7 @@ def season_start(*, season: Season, actor: User) -> Season:
         check_organizer(season.league.club_id, actor)
         if season.status != Season.Status.CLOSED:
             raise LeagueRefused("Close registration and make the fixtures before starting the season.")
+        check_divisions_filled(season)
         rounds = list(season.round_set.order_by("division", "number"))
         if not rounds:
             raise LeagueRefused("Make the fixtures before starting the season.")
@@ -408,6 +585,20 @@ def season_start(*, season: Season, actor: User) -> Season:
                 round_matches_create(round_, season, actor)
         _season_start_mail(season)
     return season
+
+
+def check_divisions_filled(season: Season) -> None:
+    """A season never starts with a division nobody plays in."""
+    counted = dict(season.entrants.values_list("division").annotate(n=Count("pk")).order_by())
+    empty = [d for d in range(1, season.divisions + 1) if not counted.get(d)]
+    if empty:
+        if len(empty) == 1:
+            which, it = f"Division {empty[0]} has", "it"
+        else:
+            which, it = f"Divisions {', '.join(map(str, empty))} have", "them"
+        raise LeagueRefused(
+            f"{which} nobody in {it}: seed the divisions or move players into {it}, then draw the fixtures again."
+        )
 
 
 def _season_start_mail(season: Season) -> None:

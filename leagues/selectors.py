@@ -50,6 +50,8 @@ LINE_FIELDS = {
     "game_score": "game_score",
     "opponents_rating": "opponents_rating",
     "fewest_bot_moves": "bot_moves",
+    "fewest_timeouts": "timeouts",
+    "lowest_bot_share": "bot_share",
 }
 HEAD_TO_HEAD = "head_to_head"
 # What a league reads of a match: never the state, the log or the chat.
@@ -80,6 +82,16 @@ class StandingRow:
     # Head-to-head points among those tied with this player when it was reached; None when not tied.
     head_to_head: float | None = None
     shared: bool = False  # the rank is shared with the line above or below
+    # How many people this player has met at the tables: with none, the opponents' rating is not a number.
+    opponents_met: int = 0
+    # Reliability (leagues.results counts them with each result): timeouts, and all moves at their seats.
+    timeouts: int = 0
+    moves: int = 0
+
+    @property
+    def bot_share(self) -> float | None:
+        """The share of the moves at the player's seats that a bot made; None before any move."""
+        return self.bot_moves / self.moves if self.moves else None
 
     @cached_property
     def form(self) -> list[dict[str, Any]]:
@@ -113,7 +125,7 @@ class StandingRow:
 
 
 STANDING_VALUES = (
-    *("entrant_id", "division", "played", "points", "wins", "game_score", "bot_moves"),
+    *("entrant_id", "division", "played", "points", "wins", "game_score", "bot_moves", "timeouts", "moves"),
     *("opponents_rating_total", "opponents_met", "form_json", "by_round_json", "rating"),
     *("entrant__user_id", "entrant__user__display_name", "entrant__user__email"),
 )
@@ -177,6 +189,9 @@ def standings_for(*, season: Season, division: int | None = None) -> list[Standi
                 rounds=season.rounds,
                 head_to_head=h2h.get(line.player),
                 shared=_shared(ranks, i),
+                opponents_met=v["opponents_met"],
+                timeouts=v["timeouts"],
+                moves=v["moves"],
             )
         )
     return rows
@@ -201,6 +216,8 @@ def _line(v: dict[str, Any]) -> tiebreaks.Line:
         opponents_rating=v["opponents_rating_total"] / met if met else 0.0,
         bot_moves=v["bot_moves"],
         played=v["played"],
+        timeouts=v["timeouts"],
+        moves=v["moves"],
     )
 
 
@@ -311,6 +328,33 @@ def player_season(*, season: Season, user: User) -> PlayerSeason | None:
         .order_by("at", "pk")
     )
     return PlayerSeason(season=season, entrant=entrant, row=row, fixtures=mine, rating_changes=changes)
+
+
+# --- every result of a season, for its export ------------------------------------------
+
+
+@dataclass
+class SeasonResults:
+    """The season's counted tables in playing order, with the names of everyone who sat at them."""
+
+    fixtures: list[Fixture]
+    names: dict[int, str]  # entrant id -> the player's name
+
+
+def season_results(*, season: Season) -> SeasonResults:
+    """Every table whose result is in (or that was made void), in playing order: two queries, however big.
+
+    A table counted after the season was frozen has no result and no way it was decided: it is left out,
+    as the standings leave it out.
+    """
+    fixtures = list(
+        Fixture.objects.filter(round__season=season, counted_at__isnull=False)
+        .exclude(how="")
+        .select_related("round")
+        .only("id", "table_number", "seats", "result", "how", "round__id", "round__number", "round__division")
+        .order_by("round__number", "round__division", "table_number")
+    )
+    return SeasonResults(fixtures=fixtures, names=entrant_names(season=season))
 
 
 # --- dashboard, clubs, access ---------------------------------------------------
@@ -443,8 +487,27 @@ def member_get(*, club: Club, user_id: int) -> User | None:
     return _one(User.objects.filter(pk=user_id, memberships__club=club))
 
 
+def member_entries(*, club: Club, user: User) -> list[tuple[Entrant, int]]:
+    """The member's entries in the club's seasons not yet finished, each with their tables not yet counted
+    (what a bot takes over if they leave). Two queries."""
+    entries = list(
+        Entrant.objects.filter(user=user, season__league__club=club)
+        .exclude(season__status=Season.Status.FINISHED)
+        .select_related("season__league")
+        .order_by("season__league__name", "season__number")
+    )
+    seats = Fixture.objects.filter(round__season__in=[e.season_id for e in entries], counted_at=None)
+    tables = list(seats.values_list("round__season_id", "seats"))
+    return [(e, sum(1 for season, at in tables if season == e.season_id and e.pk in at)) for e in entries]
+
+
 def invitations_pending(*, club: Club) -> QuerySet[ClubInvitation]:
-    return club.invitations.filter(accepted_at=None).order_by("-created_at")
+    """Invitations neither accepted nor expired (a cancelled one has expired), newest first."""
+    return club.invitations.filter(accepted_at=None, expires_at__gt=timezone.now()).order_by("-created_at")
+
+
+def invitation_get(*, club: Club, invitation_id: int) -> ClubInvitation | None:
+    return _one(ClubInvitation.objects.filter(pk=invitation_id, club=club))
 
 
 def invitation_for(*, token: str) -> ClubInvitation | None:
@@ -459,6 +522,21 @@ def player_get(*, user_id: int) -> User | None:
 
 def entrants_of(*, season: Season) -> QuerySet[Entrant]:
     return season.entrants.select_related("user")
+
+
+def waiting_list(*, season: Season) -> list[Entrant]:
+    """The registrants past the season's limit, in the order they registered (the first moves up first)."""
+    if season.entrants_max is None:
+        return []
+    return list(season.entrants.select_related("user").order_by("registered_at", "pk")[season.entrants_max :])
+
+
+def waiting_place(*, season: Season, user: User) -> int | None:
+    """The user's place on the season's waiting list (1 is next to get a place), or None: they have a place."""
+    for place, entrant in enumerate(waiting_list(season=season), start=1):
+        if entrant.user_id == user.pk:
+            return place
+    return None
 
 
 def entrant_names(*, season: Season) -> dict[int, str]:

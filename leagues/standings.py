@@ -11,17 +11,17 @@ by the difference and nothing is recomputed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Protocol
 
-from leagues.errors import NumbersRefused
+from leagues.errors import LeagueRefused, NumbersRefused
 from leagues.tiebreaks import points_for_place
 from leagues.wording import plural
 
 FORM_LENGTH = 5
 # The line's columns a result changes: ``leagues.results`` writes back these after ``line_apply``.
 LINE_COLUMNS = (
-    *("played", "points", "wins", "game_score", "bot_moves"),
+    *("played", "points", "wins", "game_score", "bot_moves", "timeouts", "moves"),
     *("opponents_rating_total", "opponents_met", "form", "points_by_round", "meetings"),
 )
 
@@ -44,6 +44,8 @@ class StandingLine(Protocol):
     wins: int
     game_score: float
     bot_moves: int
+    timeouts: int
+    moves: int
     opponents_rating_total: float
     opponents_met: int
     points_by_round: dict[str, float]
@@ -54,6 +56,111 @@ class StandingLine(Protocol):
 def place_points(place: int, places: Sequence[int], scheme: Sequence[float]) -> float:
     """Players sharing a place share the points of the places they cover (1, 1, 3: both get (4 + 2) / 2)."""
     return points_for_place(place, scheme, tied=sum(1 for p in places if p == place))
+
+
+# --- the scoring policy: places among the seats, forfeits, absence -----------------
+# Said in words for players on the league page (templates/leagues/_scoring_policy.html): keep both alike.
+
+Groups = Sequence[Sequence[int]]
+
+
+def seat_groups(size: int, partners: Groups | None) -> list[tuple[int, ...]]:
+    """The sides of a table: the partnerships of a team game, else each seat alone."""
+    return [tuple(g) for g in partners] if partners else [(i,) for i in range(size)]
+
+
+def ranked_places(keys: Sequence[Sequence[float]], groups: Groups) -> list[int]:
+    """Places among the seats (competition ranking, 1, 1, 3) from one key per side, lowest key best.
+
+    A side covers as many places as it has seats, and its partners share them: Karnoffel's winning
+    team holds places 1 and 2 (both are 1st), the losing team places 3 and 4 (both are 3rd).
+    """
+    places = [0] * sum(len(g) for g in groups)
+    for group, key in zip(groups, keys, strict=True):
+        ahead = sum(len(other) for other, k in zip(groups, keys, strict=True) if tuple(k) < tuple(key))
+        for seat in group:
+            places[seat] = ahead + 1
+    return places
+
+
+def result_places(
+    places: Sequence[int],
+    groups: Groups,
+    *,
+    behind: Collection[int] = (),
+    absent: Collection[int] = (),
+    people: Collection[int] | None = None,
+) -> list[int] | None:
+    """The places a table's result gives its seats, or None when nobody earned one.
+
+    ``places`` are the game's own (a team game's 1, 2, 1, 2). A side with a seat in ``behind`` (it
+    forfeited) comes after every side without one; then a side whose every seat is in ``absent`` (nobody
+    of it made a move of their own) after the sides that played; within each, the game's order. None when
+    no side with one of the ``people`` (the seats the standings count; all when not given) is left that
+    neither forfeited nor stayed away: a table nobody played for is nobody's win.
+    """
+    people = range(len(places)) if people is None else people
+    forfeit = [any(s in behind for s in g) for g in groups]
+    away = [all(s in absent for s in g) for g in groups]
+    if not any(any(s in people for s in g) and not (f or a) for g, f, a in zip(groups, forfeit, away, strict=True)):
+        return None
+    keys = [
+        (float(f), float(a), float(min(places[s] for s in g))) for g, f, a in zip(groups, forfeit, away, strict=True)
+    ]
+    return ranked_places(keys, groups)
+
+
+def nobody_places(size: int) -> list[int]:
+    """A table nobody earned a result at: everyone is last, so nobody has a win."""
+    return [size] * size
+
+
+def result_points(places: Sequence[int], scheme: Sequence[float], *, nobody: bool = False) -> list[float]:
+    """League points per seat for places among the seats; ``nobody``: each gets the last place's points alone."""
+    size = len(places)
+    if nobody:
+        last = scheme[size - 1] if size - 1 < len(scheme) else 0.0
+        return [float(last)] * size
+    return [place_points(p, places, scheme) for p in places]
+
+
+def forfeit_scores(scores: Sequence[float], behind: Collection[int]) -> list[float]:
+    """With the game's own score as points, a seat that forfeited keeps at most the lowest score of those who
+    played on: a bot's good play after the forfeit never lifts the forfeiter above anyone. All forfeited: 0."""
+    stayed = [s for i, s in enumerate(scores) if i not in behind]
+    if not stayed:
+        return [0.0] * len(scores)
+    low = min(stayed)
+    return [min(s, low) if i in behind else float(s) for i, s in enumerate(scores)]
+
+
+def check_ranking(places: Sequence[int], groups: Groups) -> list[int]:
+    """An organizer's places as a ranking among the seats, or a refusal saying what a ranking is.
+
+    A competition ranking: players level share a place and the places they cover are skipped (1, 1, 3
+    is one; 1, 3, 3 and 2, 2, 2 are not). In a team game partners share their place, given among the
+    seats (1, 3, 1, 3) or, as the game gives it, among the teams (1, 2, 1, 2).
+    """
+    size = len(places)
+    if size != sum(len(g) for g in groups) or any(
+        isinstance(p, bool) or not isinstance(p, int) or not 1 <= p <= size for p in places
+    ):
+        raise LeagueRefused(f"Give a place from 1 to {size} for each seat at the table.")
+    split = next((g for g in groups if len({places[s] for s in g}) > 1), None)
+    if split is not None:
+        seats = " and ".join(f"seat {s + 1}" for s in split)
+        raise LeagueRefused(f"Partners share their place: give {seats} the same place.")
+    sides = [places[g[0]] for g in groups]
+    as_sides = ranked_places([(p,) for p in sides], groups)
+    if list(places) == as_sides:
+        return list(places)
+    if len(groups) < size and sides == ranked_places([(p,) for p in sides], [(i,) for i in range(len(groups))]):
+        return as_sides  # the teams' places, as the game gives them
+    shown = ", ".join(map(str, places))
+    raise LeagueRefused(
+        f"{shown} is not a ranking: players level share a place and the next places are skipped "
+        "(1, 1, 3 is a ranking; 1, 3, 3 and 2, 2, 2 are not)."
+    )
 
 
 def line_apply(
@@ -73,6 +180,9 @@ def line_apply(
         row.wins += sign * (result["places"][seat] == 1)
         row.game_score += sign * result["scores"][seat]
         row.bot_moves += sign * result["bot_moves"][seat]
+        # Results counted before the reliability columns existed have neither list: they add nothing there.
+        row.timeouts += sign * result.get("timeouts", [0] * len(fixture.seats))[seat]
+        row.moves += sign * result.get("moves", [0] * len(fixture.seats))[seat]
         row.opponents_rating_total += sign * result.get("opponents_rating", [0.0] * len(fixture.seats))[seat]
         row.opponents_met += sign * others
         row.points_by_round = {**row.points_by_round, key: row.points_by_round.get(key, 0.0) + sign * points}

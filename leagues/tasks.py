@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 
 from games.errors import Refused
-from leagues import results, rounds, selectors
+from leagues import results, rollover, rounds, selectors
 from leagues.models import Round
 
 log = logging.getLogger(__name__)
@@ -42,12 +42,13 @@ def results_sweep() -> int:
 
 @shared_task
 def rounds_sweep() -> int:
-    """Open sequential rounds whose date has come and settle rounds past their "play by" date."""
+    """Open sequential rounds whose date has come and settle rounds past their "play by" date (a sequential
+    season's next round opens as soon as a settled round is all counted: ``rollover.round_settle_now``)."""
     to_open, to_settle = selectors.rounds_due()
     done = 0
     for pk, service in [
         *((pk, rounds.round_open) for pk in to_open),
-        *((pk, results.round_settle) for pk in to_settle),
+        *((pk, rollover.round_settle_now) for pk in to_settle),
     ]:
         try:
             service(round=Round.objects.get(pk=pk))

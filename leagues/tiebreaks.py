@@ -17,6 +17,9 @@ TIEBREAKS: dict[str, str] = {
     "game_score": "Sum of game scores",
     "opponents_rating": "Average opponents' rating",
     "fewest_bot_moves": "Fewest moves played by a bot",
+    # Reliability, apart from skill: who kept the table waiting least.
+    "fewest_timeouts": "Fewest timeouts",
+    "lowest_bot_share": "Smallest share of moves played by a bot",
 }
 
 
@@ -29,6 +32,13 @@ class Line:
     opponents_rating: float
     bot_moves: int
     played: int
+    timeouts: int = 0
+    moves: int = 0  # all the moves at the player's seats: theirs, their bot's, the forced ones
+
+    @property
+    def bot_share(self) -> float:
+        """The share of the moves at the player's seats that a bot made; 0 before any move."""
+        return self.bot_moves / self.moves if self.moves else 0.0
 
 
 # How good a line is under each tie-break, higher is better; head_to_head depends on the group.
@@ -38,6 +48,8 @@ _VALUES: dict[str, Callable[[Line], float]] = {
     "game_score": lambda line: line.game_score,
     "opponents_rating": lambda line: line.opponents_rating,
     "fewest_bot_moves": lambda line: -line.bot_moves,
+    "fewest_timeouts": lambda line: -line.timeouts,
+    "lowest_bot_share": lambda line: -line.bot_share,
 }
 
 

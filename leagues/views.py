@@ -15,7 +15,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -23,7 +22,6 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthedRequest, HtmxHttpRequest
-from accounts.models import User
 from games.clocks import TimeControl
 from games.errors import Refused
 from games.forms import game_choices
@@ -33,7 +31,21 @@ from games.spreadsheets import write_csv
 from leagues import clubs as club_services
 from leagues import fixtures as schedules
 from leagues import results, rollover, rounds, seasons, selectors, tiebreaks
-from leagues.errors import LeagueRefused, NotOrganizer, NumbersRefused
+from leagues.access import (
+    club_access,
+    found,
+    league_access,
+    member_only,
+    organizer_only,
+    refused,
+    role_in,
+    season_access,
+    season_context,
+    season_url,
+    user_of,
+    visible,
+)
+from leagues.errors import LeagueRefused, NumbersRefused
 from leagues.forms import (
     AdjustForm,
     ClubForm,
@@ -44,11 +56,12 @@ from leagues.forms import (
     LeagueForm,
     RoleForm,
     RoundDatesForm,
+    SeasonEditForm,
     SeasonForm,
     game_for,
     league_initial,
 )
-from leagues.models import Club, Fixture, League, Membership, Season
+from leagues.models import Fixture, League, Membership, Season
 from leagues.presenters import (
     ASCENDING,
     COLUMN_LABELS,
@@ -60,70 +73,11 @@ from leagues.presenters import (
 ORGANIZER = Membership.Role.ORGANIZER
 
 
-# --- access ----------------------------------------------------------------------
+# --- access: leagues.access, under the names these views have always used ----------
 
-
-def _club(request: HtmxHttpRequest, slug: str) -> tuple[Club, str | None]:
-    """The club and the reader's role in it."""
-    club = _found(selectors.club_get(slug=slug))
-    return club, _role_in(request, club)
-
-
-def _league(request: HtmxHttpRequest, club_slug: str, league_slug: str) -> tuple[League, str | None]:
-    league = _found(selectors.league_get(club_slug=club_slug, league_slug=league_slug))
-    return league, _role_in(request, league.club)
-
-
-def _season(
-    request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, *, with_void: bool = False
-) -> tuple[Season, str | None]:
-    """The season and the reader's role, from one query: the role (a subquery) comes with the season, and
-    ``with_void`` whether it has void tables."""
-    found = selectors.season_get(
-        club_slug=club_slug, league_slug=league_slug, number=number, reader=_user(request), with_void=with_void
-    )
-    season = _found(found)
-    return season, _visible(season.league.club, getattr(season, "reader_role", None))
-
-
-def _found[T](found: T | None) -> T:
-    """What a page's address names, or its 404."""
-    if found is None:
-        raise Http404("Not found.")
-    return found
-
-
-def _role_in(request: HtmxHttpRequest, club: Club) -> str | None:
-    """The reader's role in the club."""
-    return _visible(club, selectors.club_role(club=club, user=_user(request)))
-
-
-def _visible(club: Club, role: str | None) -> str | None:
-    """The reader's role, once it is sure they may see the club: a private club does not exist for those outside it."""
-    if not club.public and role is None:
-        raise Http404("No such club.")
-    return role
-
-
-def _organizer_only(role: str | None) -> None:
-    if role != ORGANIZER:
-        raise PermissionDenied("Only the club's organizers can do that.")
-
-
-def _member_only(role: str | None) -> None:
-    if role is None:
-        raise PermissionDenied("Join the club first.")
-
-
-def _user(request: HtmxHttpRequest) -> User | None:
-    return request.user if isinstance(request.user, User) else None
-
-
-def _refused(request: HtmxHttpRequest, exc: Refused) -> None:
-    if isinstance(exc, NotOrganizer):
-        raise PermissionDenied(str(exc))
-    messages.error(request, str(exc))
-
+_club, _league, _season, _found = club_access, league_access, season_access, found
+_role_in, _visible, _organizer_only, _member_only = role_in, visible, organizer_only, member_only
+_user, _refused, _season_context = user_of, refused, season_context
 
 # --- clubs -----------------------------------------------------------------------
 
@@ -249,14 +203,19 @@ def member_role(request: AuthedRequest, club_slug: str, user_id: int) -> HttpRes
 
 
 @login_required
-@require_POST
 def member_remove(request: AuthedRequest, club_slug: str, user_id: int) -> HttpResponse:
-    """An organizer removes a member; a member may remove themself (leave the club)."""
+    """An organizer removes a member; a member may remove themself (leave the club). The page asks first and
+    says what becomes of their seats in the club's seasons (``clubs.member_remove``); the post removes."""
     club, role = _club(request, club_slug)
     leaving = user_id == request.user.pk
     if not leaving:
         _organizer_only(role)
     member = _found(selectors.member_get(club=club, user_id=user_id))
+    if request.method != "POST":
+        entries = selectors.member_entries(club=club, user=member)
+        context = {"club": club, "member": member, "leaving": leaving, "entries": entries}
+        context |= {"seat_to_bot": club_services.SEAT_TO_BOT, "withdrawn": club_services.REGISTRATION_WITHDRAWN}
+        return render(request, "leagues/member_remove.html", context)
     try:
         club_services.member_remove(club=club, actor=request.user, user=member)
     except Refused as exc:
@@ -265,6 +224,25 @@ def member_remove(request: AuthedRequest, club_slug: str, user_id: int) -> HttpR
     if leaving:
         messages.success(request, f"You have left {club.name}.")
         return redirect("leagues-clubs")
+    messages.success(request, f"{member.name} is no longer a member of {club.name}.")
+    return redirect("leagues-members", club.slug)
+
+
+@login_required
+@require_POST
+def invitation_change(request: AuthedRequest, club_slug: str, invitation_id: int, action: str) -> HttpResponse:
+    """The organizer mails an invitation again (a new link) or cancels it; either way the old link stops working."""
+    club, role = _club(request, club_slug)
+    _organizer_only(role)
+    invitation = _found(selectors.invitation_get(club=club, invitation_id=invitation_id))
+    change = club_services.club_invitation_resend if action == "resend" else club_services.club_invitation_cancel
+    try:
+        change(invitation=invitation, actor=request.user)
+    except Refused as exc:
+        _refused(request, exc)
+    else:
+        done = "A new invitation is on its way to" if action == "resend" else "The invitation is cancelled for"
+        messages.success(request, f"{done} {invitation.email}; the old link no longer works.")
     return redirect("leagues-members", club.slug)
 
 
@@ -373,18 +351,17 @@ def season_create(request: AuthedRequest, club_slug: str, league_slug: str) -> H
     return render(request, "leagues/season_form.html", {"league": league, "club": league.club, "form": form})
 
 
-def season_url(season: Season, page: str = "leagues-season") -> str:
-    return reverse(page, args=[season.league.club.slug, season.league.slug, season.number])
-
-
 @require_GET
 def season_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     user = _user(request)
     entrants = selectors.entrants_of(season=season)
+    waiting = selectors.waiting_list(season=season) if season.status == Season.Status.REGISTRATION else []
     context = {
         **_season_context(season, role),
         "entrants": entrants,
+        "waiting": waiting,
+        "waiting_ids": {e.pk for e in waiting},
         "entered": user is not None and any(e.user_id == user.pk for e in entrants),
         "rounds": season.round_set.all(),
         "audit": selectors.season_audit(season=season, limit=100),
@@ -406,16 +383,6 @@ def _season_action(request: AuthedRequest, season: Season, act: Callable[[], obj
     return redirect(season_url(season))
 
 
-def _season_context(season: Season, role: str | None) -> dict[str, Any]:
-    return {
-        "season": season,
-        "league": season.league,
-        "club": season.league.club,
-        "role": role,
-        "is_organizer": role == ORGANIZER,
-    }
-
-
 @login_required
 @require_POST
 def season_registration(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
@@ -433,8 +400,19 @@ def season_registration(request: AuthedRequest, club_slug: str, league_slug: str
 def season_register(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     season, role = _season(request, club_slug, league_slug, number)
     _member_only(role)
-    register = partial(seasons.season_register, season=season, user=request.user)
-    return _season_action(request, season, register, done=f"You are registered for {season.name}.")
+    try:
+        seasons.season_register(season=season, user=request.user)
+    except Refused as exc:
+        _refused(request, exc)
+        return redirect(season_url(season))
+    place = selectors.waiting_place(season=season, user=request.user)
+    if place is None:
+        messages.success(request, f"You are registered for {season.name}.")
+    else:
+        messages.success(
+            request, f"{season.name} is full: you are number {place} on its waiting list, and get the next free place."
+        )
+    return redirect(season_url(season))
 
 
 @login_required
@@ -488,6 +466,8 @@ def round_dates(request: AuthedRequest, club_slug: str, league_slug: str, number
         _refused(request, exc)
     else:
         messages.success(request, f"Round {round_.number}'s dates are changed.")
+    if request.POST.get("back") == "organize":  # the form on the organize page
+        return redirect(season_url(season, "leagues-season-organize") + f"#round-{round_.division}-{round_.number}")
     return redirect(season_url(season, "leagues-fixtures") + f"#round-{round_.division}-{round_.number}")
 
 
@@ -541,14 +521,18 @@ def season_start(request: AuthedRequest, club_slug: str, league_slug: str, numbe
 @login_required
 @require_GET
 def season_organize(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    """The organizer's watch list: matches past their play-by date and matches bots played in."""
+    """The organizer's page: the season's name and dates, each round opened or settled now, matches past their
+    play-by date and matches bots played in."""
     season, role = _season(request, club_slug, league_slug, number)
     _organizer_only(role)
     names = selectors.entrant_names(season=season)
+    initial = {"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on}
     context = {
         **_season_context(season, role),
         "overdue": _tables(selectors.overdue_fixtures(season=season), names),
         "bot_played": _tables(selectors.bot_played_fixtures(season=season), names),
+        "rounds": season.round_set.all(),
+        "edit_form": SeasonEditForm(initial=initial, started=season.status == Season.Status.RUNNING),
     }
     return render(request, "leagues/organize.html", context)
 
@@ -595,7 +579,7 @@ def _result_post(
         return None
     try:
         if action == "forfeit":
-            results.result_forfeit(
+            fixture = results.result_forfeit(
                 fixture=fixture,
                 actor=request.user,
                 entrants=forfeit.cleaned_data["entrants"],
@@ -608,7 +592,12 @@ def _result_post(
     except Refused as exc:
         form.add_error(None, str(exc))
         return None
-    messages.success(request, "The result is recorded; the season's record says why.")
+    if fixture.counted_at is None:  # a forfeit at a table still playing: a bot plays the seat on
+        messages.success(
+            request, "The forfeit is recorded: a bot plays the seat on, and the result counts when the match ends."
+        )
+    else:
+        messages.success(request, "The result is recorded; the season's record says why.")
     return redirect(season_url(fixture.round.season))
 
 
@@ -672,7 +661,7 @@ def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number
         "show_all": show_all,
         "page_rows": str(PAGE_ROWS),
         "columns": _headings(columns, sort=sort, show_all=show_all),
-        "width": str(len(columns) + 1),
+        "width": str(len(columns) + 2),  # the columns, reliability and form
     }
     template = "leagues/standings.html#standings-tables" if request.htmx else "leagues/standings.html"
     return render(request, template, context)

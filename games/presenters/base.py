@@ -32,7 +32,22 @@ GROUP_LABELS = {
 PRIVATE_KINDS = frozenset({"forced"})
 # Log lines that are not moves (``games.services.VACATION_DAY_KIND``): numbered with the move before them.
 NOTE_KINDS = frozenset({"vacation"})
-BACK: dict[str, Any] = {"back": True, "code": "", "text": "?", "cls": "back"}
+BACK: dict[str, Any] = {"back": True, "code": "", "text": "?", "cls": "back", "name": "", "mark": "", "rank": ""}
+# Where each seat sits on the drawn table (cells of a 3 x 3 grid: "s" the bottom middle, "nw" the top left), going
+# round from the reader at the bottom to the left, as the play goes: ``seat_places``.
+PLACES = {
+    1: ("s",),
+    2: ("s", "n"),
+    3: ("s", "nw", "ne"),
+    4: ("s", "w", "n", "e"),
+    5: ("s", "w", "nw", "ne", "e"),
+    6: ("s", "w", "nw", "n", "ne", "e"),
+    7: ("s", "sw", "w", "nw", "ne", "e", "se"),
+    8: ("s", "sw", "w", "nw", "n", "ne", "e", "se"),
+}
+# A French card's rank and suit as a screen reader should say them ("queen of diamonds", not "Q black diamond").
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "T": "10"}
+SUIT_WORDS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
 # One encoder for every action's hidden value: ``json.dumps`` with options builds a new one per call.
 _ACTION_JSON = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 
@@ -51,6 +66,28 @@ def seat_name(number: Any, names: list[str]) -> str:
     if isinstance(number, int) and not isinstance(number, bool) and 0 <= number < len(names):
         return names[number]
     return "" if number is None else str(number)
+
+
+def seat_places(players: int, reader: int | None) -> list[str]:
+    """Each seat's place round the drawn table: the reader (a spectator: the first seat) at the bottom."""
+    places = PLACES.get(players)
+    if places is None:
+        return ["s"] * max(players, 0)
+    first = reader if isinstance(reader, int) and 0 <= reader < players else 0
+    return [places[(seat - first) % players] for seat in range(players)]
+
+
+def card_words(code: str) -> str:
+    """A French card as words ("queen of diamonds"); empty when its label already reads as words ("Tools 5")."""
+    if len(code) == 2 and code[1] in SUIT_WORDS and (code[0].isdigit() or code[0] in RANK_WORDS):
+        return f"{RANK_WORDS.get(code[0], code[0])} of {SUIT_WORDS[code[1]]}"
+    return ""
+
+
+def card_parts(text: str) -> tuple[str, str]:
+    """A label of a word and a number ("Tools 5") as its suit mark and rank, drawn apart; else two empty strings."""
+    mark, _, rank = text.rpartition(" ")
+    return (mark, rank) if mark.isalpha() and rank.isdigit() else ("", "")
 
 
 def log_kind(kind: str, *, mover: int | None, reader: int | None, over: bool) -> str:
@@ -146,7 +183,10 @@ class Presenter:
             if self.is_back(code):
                 face = BACK
             else:
-                face = {"back": False, "code": code, "text": self.short_text(code), "cls": self.card_class(code)}
+                text = self.short_text(code)
+                mark, rank = card_parts(text)
+                face = {"back": False, "code": code, "text": text, "cls": self.card_class(code)}
+                face.update(name=card_words(code), mark=mark, rank=rank)
             if len(self._faces) < 4096:
                 self._faces[code] = face
         return face
@@ -399,6 +439,7 @@ class Presenter:
             "result_details": self.result_details(match.outcome or view.get("outcome"), names) if over else None,
             "result_template": self.result_template,
             "board": self.board(view, names),
+            "why": self.table_reasons(view, names),
             "board_template": self.board_template,
             "details_template": self.details_template,
             **(self.waiting_context(table, viewer_id=viewer_id) if match.status == "waiting" else {}),
@@ -413,7 +454,45 @@ class Presenter:
         line = log_line(move, names, reader=reader, over=over)
         line["mine"] = reader is not None and move.get("seat") == reader
         line["aside"] = "" if line["kind"] == "player" else line["kind"]
+        line["why"] = self.log_reasons(move.get("reasons"), names)
         return line
+
+    # --- why it happened: the engine's reasons in a player's words ------------------------
+
+    def reason_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        """One plain sentence for one reason (``engine.<game>.reasons``); a game's presenter says it in its own
+        words, this is what any game gets."""
+        kind, rule = str(reason.get("kind", "")), str(reason.get("rule", "")).replace("_", " ")
+        who = seat_name(reason.get("seat"), names)
+        card = self.card_text(reason.get("card"))
+        if kind == "trick" and who:
+            return f"{who} took the trick{' with ' + card if card else ''}{' (' + rule + ')' if rule else ''}."
+        subject = f"The {kind.replace('_', ' ')}" if kind.replace("_", "").isalpha() else "This"
+        return f"{subject} was decided by the rule: {rule}." if rule else f"{subject} is settled."
+
+    def hand_summary(self, reason: dict[str, Any], names: list[str]) -> str:
+        """The line under a finished hand in the log: its number and each seat's score of that hand."""
+        number = reason.get("hand_no")
+        scores = reason.get("scores")
+        head = f"Hand {number + 1} is over" if isinstance(number, int) else "The hand is over"
+        if not isinstance(scores, list) or len(scores) != len(names):
+            return head + "."
+        parts = ", ".join(f"{name} {self.score_text(score)}" for name, score in zip(names, scores, strict=True))
+        return f"{head}: {parts}."
+
+    def log_reasons(self, reasons: Any, names: list[str]) -> list[dict[str, str]]:
+        """The why lines under a logged move, one per reason: ``{"text", "summary"}``, the summary (after a
+        hand separator) only under a reason of kind "hand". A line stored before reasons existed has none."""
+        result = []
+        for reason in reasons if isinstance(reasons, list) else []:
+            if isinstance(reason, dict):
+                summary = self.hand_summary(reason, names) if reason.get("kind") == "hand" else ""
+                result.append({"text": self.reason_text(reason, names), "summary": summary})
+        return result
+
+    def table_reasons(self, view: dict[str, Any], names: list[str]) -> list[str]:
+        """The sentences for the latest settled trick, hand or showdown as the view shows them (``tables/_why.html``)."""
+        return []
 
     def reference(self, view: dict[str, Any]) -> dict[str, Any] | None:
         """The data for ``reference_template``; None for a game without one."""
@@ -514,13 +593,33 @@ class Presenter:
         if tricks:
             last = {"taker": tricks[-1]["taker"], "plays": self.plays(tricks[-1]["plays"], names)}
         leader = view.get("leader")
+        plays = self.plays(view.get("trick"), names)
         return {
             "number": len(tricks) + 1,
-            "plays": self.plays(view.get("trick"), names),
+            "plays": plays,
+            "spots": self.trick_spots(view, plays, names),
             "last": last,
             "tricks": tricks,
             "leader": seat_name(leader, names) if leader is not None else "",
         }
+
+    def trick_spots(self, view: dict[str, Any], plays: list[dict[str, Any]], names: list[str]) -> list[dict[str, Any]]:
+        """Every seat round the trick (``tables/_trick.html``): its place, its card if it played one (``plays``,
+        in play order), whether it is to play; those who played first, in play order, then the others."""
+        players, reader = len(names), view.get("seat")
+        places, to_act = seat_places(players, reader), view.get("to_act") or ()
+        raw = [p if isinstance(p, dict) else {} for p in view.get("trick") or []]
+        spots: list[dict[str, Any]] = []
+        seen: set[int] = set()
+        for number, play in zip((p.get("seat") for p in raw), plays, strict=True):
+            if isinstance(number, int) and 0 <= number < players and number not in seen:
+                seen.add(number)
+                spots.append({"number": number, "name": names[number], "play": play, "led": not spots})
+        spots += [{"number": n, "name": names[n], "play": None, "led": False} for n in range(players) if n not in seen]
+        for spot in spots:
+            number = spot["number"]
+            spot.update(place=places[number], me=number == reader, acting=number in to_act)
+        return spots
 
 
 def _unique(choices: Any) -> list[dict[str, Any]]:

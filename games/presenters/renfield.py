@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.presenters.base import Presenter, seat_name
+from games.presenters.base import Presenter, money_text, seat_name
 
 VARIANTS = (
     "auction",
@@ -162,6 +162,144 @@ class RenfieldPresenter(Presenter):
             for rank in range(1, len(table[suits[0]]["bugs"]))
         ]
         return {"suits": [] if same else [self.suit_name(s) for s in shown], "rows": rows}
+
+    # --- why it happened: the engine's reasons in a player's words ---------------------
+
+    def reason_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        kind = reason.get("kind")
+        words = {
+            "trick": self.trick_text,
+            "hand": self.hand_text,
+            "folded": self.folded_text,
+            "sat_out": self.sat_out_text,
+            "bought_out": self.bought_out_text,
+            "match": self.match_text,
+        }.get(str(kind))
+        return words(reason, names) if words else super().reason_text(reason, names)
+
+    def trick_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        """Which card took the trick, by which rule, and what its taker paid for it."""
+        who = seat_name(reason.get("seat"), names)
+        card = self.short_text(str(reason.get("card", "")))
+        if "as_suit" in reason:
+            card += f" (played as {self.suit_name(str(reason['as_suit']))} {reason.get('as_rank')})"
+        if reason.get("rule") == "death_card":
+            death = ", ".join(self.short_text(str(c)) for c in reason.get("death") or [])
+            return (
+                f"Nobody took the trick: it held the Death card {death}, so its cards leave the game and "
+                f"{who}, whose {card} would have taken it, leads next."
+            )
+        why = TRICK_WHY.get(str(reason.get("rule")), "")
+        led = self.suit_name(str(reason.get("led_suit", "")))
+        suit = self.suit_name(str(reason.get("as_suit") or str(reason.get("card", ""))[:1]))
+        why = why.format(who=who, led=led, suit=suit, order=self.suit_order(reason.get("order") or []))
+        return f"{who}'s {card} took the trick{': ' + why if why else ''}; {self.trick_cost(reason)}."
+
+    def trick_cost(self, reason: dict[str, Any]) -> str:
+        price, doublers, bugs = reason.get("price", 0), reason.get("doublers", 0), reason.get("bugs", 0)
+        doubled = f" (doubled by {'the 2' if doublers == 1 else f'{doublers} 2s'})" if doublers else ""
+        return f"it cost ${price}{doubled} and {self.bugs_text(bugs)}"
+
+    def bugs_text(self, bugs: Any) -> str:
+        return f"{bugs} bug{'s' if bugs != 1 else ''}"
+
+    def hand_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        """Who won the pot (or why nobody did), by which rule, and with how many bugs."""
+        rule, bugs = reason.get("rule"), reason.get("bugs") or []
+        winners = [w for w in reason.get("winners") or [] if isinstance(w, int) and 0 <= w < len(bugs)]
+        pot, share, left = reason.get("pot", 0), reason.get("share", 0), reason.get("left_in_pot", 0)
+        bidder = reason.get("bidder")
+        bidder = winners[0] if winners and rule == "blaze_made" else bidder
+        taken = self.bugs_text(bugs[bidder]) if isinstance(bidder, int) and 0 <= bidder < len(bugs) else ""
+        names_of = " & ".join(seat_name(w, names) for w in winners)
+        low = self.bugs_text(bugs[winners[0]]) + self.doubled_note(reason, winners[0]) if winners else ""
+        text = {
+            "fewest_bugs": f"{names_of} won the ${pot} pot with {low}, the fewest of the players still in "
+            "with at least one bug",
+            "split_pot": f"{names_of} tied with the fewest bugs ({low}) and split the ${pot} pot, ${share} each; "
+            f"${left} stays in the pot",
+            "no_bugs": f"Nobody still in the hand took a bug, so nobody won it and the ${pot} pot stays",
+            "blaze_made": f"{seat_name(bidder, names)} bid {self.bugs_text(reason.get('bid'))} and took {taken}, "
+            f"so they won the ${pot} pot and everyone is dealt in again",
+            "blaze_failed": f"{seat_name(bidder, names)} bid {self.bugs_text(reason.get('bid'))} but did not take "
+            f"that many while still in ({taken}), so they matched the pot: it holds ${left} now, and who folded "
+            "sits out until someone wins it",
+        }.get(str(rule))
+        return text + "." if text else super().reason_text(reason, names)
+
+    def doubled_note(self, reason: dict[str, Any], seat: int) -> str:
+        doubled = reason.get("doubled") or []
+        k = doubled[seat] if seat < len(doubled) else 0
+        return f" (doubled by {'a 12' if k == 1 else f'{k} 12s'})" if k else ""
+
+    def folded_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        who, score = seat_name(reason.get("seat"), names), reason.get("score")
+        result = f": {money_text(score)} for the hand" if isinstance(score, int) else ""
+        later = "; in Blaze they sit out until someone wins the pot" if reason.get("sits_out_next") else ""
+        return f"{who} folded and could not win the pot{result}{later}."
+
+    def sat_out_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        return (
+            f"{seat_name(reason.get('seat'), names)} sat the hand out: they folded in a Blaze hand that failed, "
+            "and sit out until someone wins the pot."
+        )
+
+    def bought_out_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        cards = ", ".join(self.short_text(str(c)) for c in reason.get("cards") or [])
+        return (
+            f"{seat_name(reason.get('seat'), names)} had no bugs and bought out of the trick: "
+            f"paid ${reason.get('price', 0)} for the cards in it ({cards}) and folded."
+        )
+
+    def match_text(self, reason: dict[str, Any], names: list[str]) -> str:
+        places, scores = reason.get("places") or [], reason.get("scores") or []
+        firsts = [seat for seat, place in enumerate(places) if place == 1 and seat < len(scores)]
+        if not firsts:
+            return super().reason_text(reason, names)
+        who = " & ".join(seat_name(s, names) for s in firsts)
+        return (
+            f"The match is over after {reason.get('hands')} hands and places go by money: "
+            f"{who} finished first, {money_text(scores[firsts[0]])} on the stake."
+        )
+
+    def table_reasons(self, view: dict[str, Any], names: list[str]) -> list[str]:
+        """The last trick of this hand; before a hand's first trick (or once the match is over), why the
+        last hand paid what it did, and how the match ended."""
+        tricks, over = view.get("tricks") or [], bool(view.get("over"))
+        reason = (tricks[-1] if tricks and isinstance(tricks[-1], dict) else {}).get("reason")
+        lines = [self.reason_text(reason, names)] if isinstance(reason, dict) else []
+        history = view.get("history") or []
+        last = history[-1] if history and isinstance(history[-1], dict) else {}
+        if (tricks and not over) or not isinstance(last.get("reason"), dict):
+            return lines
+        lines += self.hand_lines(last["reason"], names)
+        if over:
+            lines.append(self.reason_text(self.engine.match_reason(view), names))
+        return lines
+
+    def hand_lines(self, reason: dict[str, Any], names: list[str]) -> list[str]:
+        """A finished hand's reason, then a line for each seat that folded or sat it out."""
+        lines = [self.reason_text(reason, names)]
+        scores, blaze_failed = reason.get("scores") or [], reason.get("rule") == "blaze_failed"
+        for seat in reason.get("folded") or []:
+            score = scores[seat] if isinstance(seat, int) and seat < len(scores) else None
+            folded = {"kind": "folded", "seat": seat, "score": score, "sits_out_next": blaze_failed}
+            lines.append(self.reason_text(folded, names))
+        lines += [self.reason_text({"kind": "sat_out", "seat": s}, names) for s in reason.get("sat_out") or []]
+        return lines
+
+
+# Each trick rule (``engine.renfield.trick_decision``) in a player's words, after "X's card took the trick: ".
+TRICK_WHY = {
+    "higher_suit": "{suit} ranks above the led suit ({led}) in the order {order}, so it beats every {led} card",
+    "highest_of_led_suit": "no card of a higher suit than the led {led} was played (order {order}), "
+    "so the highest {led} card won",
+    "equal_card_earlier": "it equals a card played after it, and of two equal cards the earlier one wins",
+    "highest_rank": "in Flatline only rank counts, so the highest rank won",
+    "equal_rank_later": "in Flatline only rank counts, and a tie goes to the card played later",
+    "zero_led": "a zero was led, so {led} was high for this trick and its highest card won",
+    "last_seat_in": "{who} is the last player still in and takes the rest of the tricks alone",
+}
 
 
 PRESENTER = RenfieldPresenter

@@ -8,6 +8,7 @@ from django import template
 
 from accounts.models import User
 from engine import GAMES, get_game
+from leagues import ratings as rating_scale
 from leagues.models import Fixture, Rating, RatingChange
 from leagues.selectors import fixtures_for_user
 
@@ -35,3 +36,15 @@ def ratings_of(user: User) -> list[dict[str, Any]]:
         {"game": get_game(r.game).TITLE, "rating": r, "history": history.get(r.pk, [])[:RATING_HISTORY][::-1]}
         for r in ratings
     ]
+
+
+@register.filter
+def rating(ordinal: float | None) -> str:
+    """A stored rating as pages show it (``leagues.ratings.shown``): "1,120"; a dash for none."""
+    return "–" if ordinal is None else rating_scale.shown_text(ordinal)
+
+
+@register.filter
+def rating_change(change: RatingChange) -> str:
+    """A rating change as pages show it, in whole points of the shown rating: "+12", "-5"."""
+    return rating_scale.change_text(change.ordinal, change.delta)

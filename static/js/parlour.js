@@ -146,6 +146,10 @@
 
   function spoken(element) {
     var copy = element.cloneNode(true);
+    // A log line's notes under it (why a trick went so, a hand's summary) stay in the log: the region reads the move.
+    copy.querySelectorAll(".why, .hand-end, .hand-summary").forEach(function (note) {
+      note.remove();
+    });
     if (copy.classList.contains("kind-bot")) {
       copy.querySelectorAll("small").forEach(function (note) {
         note.remove();  // "(bot)": the name already says so

@@ -1,5 +1,6 @@
-"""Accessibility in chromium: axe-core on every main page, and the table used from the keyboard and a screen
-reader (focus back on the move panel, moves read out from a live region).
+"""Accessibility in chromium: axe-core on every main page (each game's table and rules, the dashboard; the tables and
+the dashboard on a phone too), and the table used from the keyboard and a screen reader (focus back on the move
+panel, moves read out from a live region, every announcement checked word for word).
 
 The tests inject the vendored axe-core (``tests/vendor/axe.min.js``) and fail on any serious or critical
 violation. The colours' contrast is checked without a browser, from the style sheets: test_contrast.py.
@@ -22,6 +23,7 @@ from tests.games.browser_helpers import (
     BROWSER_MARKS,
     DESKTOP,
     MOVE_BUTTON,
+    PHONE,
     STEP_TIMEOUT_MS,
     VERSION_INPUT,
     page_version,
@@ -98,6 +100,7 @@ def test_every_main_page_has_no_serious_axe_violation(browser, site: str) -> Non
         "replay": (f"/m/{finished.pk}/replay/?ply=5", user),
         "finished table": (finished.get_absolute_url(), user),
         **{f"{game} table": (match.get_absolute_url(), user) for game, match in tables.items()},
+        **{f"{game} rules": (f"/rules/{game}/", None) for game in sorted(GAMES)},
     }
     problems = {}
     # bypass_csp: axe is injected as a script of its own, which the site's CSP rightly refuses.
@@ -114,28 +117,41 @@ def test_every_main_page_has_no_serious_axe_violation(browser, site: str) -> Non
         page.close()
     anonymous.close()
     member.close()
+    # The dashboard and the tables on a phone too, where the layout differs (one column, the felt narrower).
+    phone = _logged_in(browser, site, user, bypass_csp=True)
+    for name, (path, _who) in pages.items():
+        if name == "dashboard" or name.endswith(" table"):
+            page = phone.new_page()
+            page.set_viewport_size(PHONE)
+            page.goto(site + path)
+            page.wait_for_load_state()
+            if violations := _axe(page):
+                problems[f"{name} (phone)"] = violations
+            page.close()
+    phone.close()
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
 
 
 # Deals to try before giving up on finding a move of the wanted kind; at the first trick the player plays last, so
 # nearly every deal has a card that loses the trick (the bots play on) and one that wins it (the player leads again).
 SETUP_DEALS = 20
-ANNOUNCER_TEXT = "document.getElementById('announcer').textContent"
 
 
-def _table_and_move(user: Any, *, bots_play_next: bool) -> tuple[Match, dict[str, Any]]:
+def _table_and_move(user: Any, *, bots_play_next: bool, bot_moves: int = 1) -> tuple[Match, dict[str, Any]]:
     """A Karnoffel table at ``user``'s turn and a card for them to play after which the bots play next, or (with
     ``bots_play_next=False``) after which the turn stays with them: a trick they win and lead the next from.
 
     Chosen from the engine, so a test does not depend on the deal; a deal without such a card is put aside (the
-    player's seat no longer counts as waiting for them) and another is dealt.
+    player's seat no longer counts as waiting for them) and another is dealt. ``bot_moves``: at least this many bots
+    play before the turn comes back (the next leader sits that many seats or more before the player).
     """
     for _ in range(SETUP_DEALS):
         match = _match_on_my_turn("karnoffel", user, moves=0)
         game = match.engine
         assert game.to_act(match.state) == [0], "the set-up needs the human's turn"
         for action in game.legal_actions(match.state, 0):
-            if (0 not in game.to_act(game.apply(match.state, 0, action))) is bots_play_next:
+            after = game.to_act(game.apply(match.state, 0, action))
+            if (0 not in after) is bots_play_next and (not bots_play_next or match.players - after[0] >= bot_moves):
                 return match, action
         Seat.objects.filter(match=match, user=user).update(awaiting=False)
     raise AssertionError(f"No deal in {SETUP_DEALS} offered a move with bots_play_next={bots_play_next}.")
@@ -157,13 +173,39 @@ def _wait_for_new_table(page: Any, version: str | None) -> None:
     )
 
 
-def _heard(page: Any, done: str = "text => text.length > 0") -> str:
-    """The live region's words, once ``done`` (a JS test of its text) holds: it is filled a moment after a swap."""
+# Every announcement the live region made since ``_listen``: a screen reader reads each fill, so the test checks all.
+LISTEN = """() => { window.announced = []; new MutationObserver(() => {
+        const text = document.getElementById('announcer').textContent;
+        if (text) window.announced.push(text);
+    }).observe(document.getElementById('announcer'), {childList: true, characterData: true, subtree: true}); }"""
+
+
+def _listen(page: Any) -> None:
+    page.evaluate(LISTEN)
+
+
+def _announced(page: Any, done: str) -> list[str]:
+    """Each fill of the live region since ``_listen``, once the last one satisfies ``done`` (a JS test of its text)."""
     try:
-        page.wait_for_function(f"() => ({done})({ANNOUNCER_TEXT})", timeout=STEP_TIMEOUT_MS)
+        page.wait_for_function(
+            f"() => window.announced.length > 0 && ({done})(window.announced[window.announced.length - 1])",
+            timeout=STEP_TIMEOUT_MS,
+        )
     except playwright_sync.TimeoutError:
-        raise AssertionError(f"the live region says {page.evaluate(ANNOUNCER_TEXT)!r}, not yet {done}") from None
-    return page.evaluate(ANNOUNCER_TEXT)
+        raise AssertionError(f"the live region said {page.evaluate('window.announced')!r}, not yet {done}") from None
+    return list(page.evaluate("window.announced"))
+
+
+def _expected_words(match: Match, *, since_ply: int) -> str:
+    """What the reader must hear after their move at ``since_ply``, worked out from the moves as recorded: every
+    later move but their own clicks, oldest first, each "<name> <text> (<kind>)." as the log shows it (the kind
+    only for a move that is neither a player's nor a bot's), at most the newest five, then "Your turn."."""
+    names = [s.name for s in match.seats.order_by("number")]
+    moves = [
+        m for m in match.moves.filter(ply__gt=since_ply).order_by("ply") if not (m.seat == 0 and m.kind == "player")
+    ]
+    words = [f"{names[m.seat]} {m.text}{'' if m.kind in ('player', 'bot') else f' ({m.kind})'}." for m in moves]
+    return " ".join([*words[-5:], "Your turn."])
 
 
 def _focused(page: Any) -> str:
@@ -175,16 +217,6 @@ def _move_lines(match: Match, *, since_ply: int) -> tuple[list[str], str]:
     moves = list(match.moves.filter(ply__gt=since_ply).order_by("ply"))
     (mine,) = [m.text for m in moves if m.seat == 0 and m.kind == "player"]
     return [m.text for m in moves if m.seat != 0], mine
-
-
-def _in_order(parts: list[str], text: str) -> bool:
-    position = 0
-    for part in parts:
-        position = text.find(part, position)
-        if position < 0:
-            return False
-        position += len(part)
-    return True
 
 
 @browser_test
@@ -199,6 +231,7 @@ def test_after_a_move_the_focus_is_on_the_move_panel_and_the_bots_moves_are_read
     page.goto(site + match.get_absolute_url())
     live = page.locator("#announcer")
     assert live.get_attribute("aria-live") == "polite" and live.inner_text() == ""
+    _listen(page)
     assert page.locator("#your-turn .badge").inner_text() == "1"
     # Meanwhile another table comes to this player's turn: the move's answer brings the header's count.
     Seat.objects.filter(match=other, user=user).update(awaiting=True)
@@ -215,12 +248,13 @@ def test_after_a_move_the_focus_is_on_the_move_panel_and_the_bots_moves_are_read
     assert _focused(page) == "turn-panel", f"when the turn came back the focus went to {_focused(page)}"
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#turn-panel') !== null"), "Tab leaves the move panel"
-    spoken = _heard(page, "text => text.endsWith('Your turn.')")
+    announced = _announced(page, "text => text.endsWith('Your turn.')")
     match.refresh_from_db()
     bot_lines, mine = _move_lines(match, since_ply=ply)
-    # The bots' moves since the click (the trick's winner leads, the others follow up to the player), oldest first.
-    assert bot_lines and _in_order(bot_lines[-5:], spoken), (bot_lines, spoken)
-    assert "(bot)" not in spoken and f"Keys {mine}" not in spoken, "the reader's own click is not read back"
+    # The bots' moves since the click (the trick's winner leads, the others follow up to the player), oldest first,
+    # each once, then the turn: nothing more, nothing missed, whichever answer (the move's, a poll's) brought them.
+    assert bot_lines and " ".join(announced) == _expected_words(match, since_ply=ply), announced
+    assert f"Keys {mine}" not in " ".join(announced), "the reader's own click is not read back"
     assert page.locator("#your-turn .badge").inner_text() == "2"
     context.close()
 
@@ -233,13 +267,14 @@ def test_the_turn_coming_back_after_the_readers_own_move_is_read_out(browser, si
     context = _logged_in(browser, site, user)
     page = context.new_page()
     page.goto(site + match.get_absolute_url())
+    _listen(page)
 
     before = page_version(page)
     _move_button(page, action).click()
     _wait_for_new_table(page, before)
     match.refresh_from_db()
     assert match.engine.to_act(match.state) == [0] and match.moves.latest("ply").seat == 0, "the set-up: a trick won"
-    assert _heard(page) == "Your turn."
+    assert _announced(page, "text => text.length > 0") == ["Your turn."]
     context.close()
 
 
@@ -253,6 +288,7 @@ def test_the_bots_moves_that_a_later_poll_brings_are_read_out(browser, site: str
     context = _logged_in(browser, site, user)
     page = context.new_page()
     page.goto(site + match.get_absolute_url())
+    _listen(page)
 
     limit, eager.limit = eager.limit, 0  # the bots queued by the move are not played with it
     before = page_version(page)
@@ -267,10 +303,67 @@ def test_the_bots_moves_that_a_later_poll_brings_are_read_out(browser, site: str
     tasks.bot_move.apply(args=(match.pk, waiting_for[0], match.version))  # and the chain after it, inline
     match.refresh_from_db()
     assert 0 in match.engine.to_act(match.state), "the set-up: the bots play round to the player"
-    spoken = _heard(page, "text => text.endsWith('Your turn.')")
+    announced = _announced(page, "text => text.endsWith('Your turn.')")
     bot_lines, mine = _move_lines(match, since_ply=ply)
-    assert bot_lines and _in_order(bot_lines[-1:], spoken), (bot_lines, spoken)
-    assert f"Keys {mine}" not in spoken, "the reader's own click is not read back"
+    assert bot_lines and " ".join(announced) == _expected_words(match, since_ply=ply), announced
+    assert f"Keys {mine}" not in " ".join(announced), "the reader's own click is not read back"
+    context.close()
+
+
+@browser_test
+def test_it_reads_out_once_each_bot_move_that_two_polls_bring(browser, site: str, eager) -> None:
+    """The race the old check lost: a poll lands halfway through the bots' replies, so their moves come in two tables.
+    Each table's new moves are read out once, as they come (the first fill before the second table is asked for),
+    and together they are every move since the click, none twice, then the turn."""
+    user = UserFactory(display_name="Keys")
+    match, action = _table_and_move(user, bots_play_next=True, bot_moves=2)
+    ply = match.moves.latest("ply").ply
+    context = _logged_in(browser, site, user)
+    page = context.new_page()
+    page.goto(site + match.get_absolute_url())
+    _listen(page)
+    limit, eager.limit = eager.limit, 0  # each bot move is played by the test, one at a time
+    before = page_version(page)
+    _move_button(page, action).click()
+    _wait_for_new_table(page, before)
+    match.refresh_from_db()
+    first = match.engine.to_act(match.state)[0]
+    tasks.bot_move.apply(args=(match.pk, first, match.version))
+    match.refresh_from_db()
+    assert 0 not in match.engine.to_act(match.state), "the set-up: another bot is still to play"
+    heard_first = _announced(page, "text => text.length > 0")
+    assert heard_first == [_expected_words(match, since_ply=ply).removesuffix(" Your turn.")], heard_first
+
+    eager.limit = limit
+    tasks.bot_move.apply(args=(match.pk, match.engine.to_act(match.state)[0], match.version))  # and the rest
+    match.refresh_from_db()
+    assert match.engine.to_act(match.state) == [0], "the set-up: the bots play round to the player"
+    announced = _announced(page, "text => text.endsWith('Your turn.')")
+    assert len(announced) == 2 and " ".join(announced) == _expected_words(match, since_ply=ply), announced
+    context.close()
+
+
+@browser_test
+def test_it_reads_out_the_moves_not_the_notes_under_them_in_the_log(browser, site: str) -> None:
+    """The player leads after winning a trick; the bots follow and the last of them completes it, so the log has a
+    note under that move (why the trick went so). The live region reads the moves and the turn, not the notes."""
+    user = UserFactory(display_name="Keys")
+    match, action = _table_and_move(user, bots_play_next=False)
+    move_submit(match=match, user=user, seat=0, action=action, version=match.version)
+    match.refresh_from_db()
+    assert match.engine.to_act(match.state) == [0], "the set-up: the player leads the next trick"
+    ply = match.moves.latest("ply").ply
+    context = _logged_in(browser, site, user)
+    page = context.new_page()
+    page.goto(site + match.get_absolute_url())
+    _listen(page)
+    before = page_version(page)
+    page.locator(MOVE_BUTTON).first.click()
+    _wait_for_new_table(page, before)
+    announced = _announced(page, "text => text.endsWith('Your turn.')")
+    match.refresh_from_db()
+    assert page.locator("#log-lines .why").count() > 0, "the set-up: a note under a move in the log"
+    assert " ".join(announced) == _expected_words(match, since_ply=ply), announced
     context.close()
 
 
@@ -281,9 +374,11 @@ def test_a_poll_does_not_overtake_the_answer_to_a_move(browser, site: str) -> No
     on its way while the move is would land first and the move's answer be lost."""
     user = UserFactory(display_name="Keys")
     match, action = _table_and_move(user, bots_play_next=True)
+    ply = match.moves.latest("ply").ply
     context = _logged_in(browser, site, user)
     page = context.new_page()
     page.goto(site + match.get_absolute_url())
+    _listen(page)
     page.evaluate(
         """() => { window.swapped = [];
             document.addEventListener('htmx:afterSwap', e => {
@@ -310,5 +405,7 @@ def test_a_poll_does_not_overtake_the_answer_to_a_move(browser, site: str) -> No
     assert polled == [""], f"the poll sent while the move was on its way swapped the table: {polled}"
     assert page.evaluate("window.swapped[0]") == "post", "the table shown is not the move's answer"
     assert _focused(page) == "turn-panel"
-    _heard(page, "text => text.endsWith('Your turn.')")
+    announced = _announced(page, "text => text.endsWith('Your turn.')")
+    match.refresh_from_db()
+    assert " ".join(announced) == _expected_words(match, since_ply=ply), announced
     context.close()

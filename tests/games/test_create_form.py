@@ -57,7 +57,7 @@ def test_changing_the_game_swaps_the_options_by_htmx() -> None:
     text = page.content.decode()
     assert page.status_code == 200
     assert text.lstrip().startswith('<div id="game-options"') and "<html" not in text
-    assert 'name="opt_bidding_values"' in text and 'name="opt_target"' in text
+    assert 'name="opt_bidding_values__red_1"' in text and 'name="opt_target"' in text
     full = client.get(reverse("games-create"), {"game": "rapscallion"}).content.decode()
     assert 'hx-get="/new/"' in full and 'hx-target="#game-options"' in full
     assert '<option value="rapscallion" selected>' in full

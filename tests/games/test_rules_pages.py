@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
+from games import rules
 from games.rules import parse, rules_page
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match
@@ -48,17 +53,67 @@ def test_the_markdown_reader_keeps_markup_out_of_python_and_escapes_text() -> No
     rules_page.cache_clear()
 
 
-def test_the_raw_html_in_a_rules_file_is_escaped(tmp_path, settings, monkeypatch) -> None:
-    from games import rules
-
-    (tmp_path / "karnoffel.md").write_text("# K\n\nA <script>alert(1)</script> here.\n", encoding="utf-8")
+def _page_from(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, markdown: str) -> str:
+    """Karnoffel's rules page as served from ``markdown`` instead of the project's file."""
+    (tmp_path / "karnoffel.md").write_text(markdown, encoding="utf-8")
     monkeypatch.setattr(rules, "RULES_DIR", tmp_path)
     rules.rules_page.cache_clear()
     try:
-        text = Client().get(reverse("games-rules", args=["karnoffel"])).content.decode()
+        return Client().get(reverse("games-rules", args=["karnoffel"])).content.decode()
     finally:
         rules.rules_page.cache_clear()
+
+
+def test_the_raw_html_in_a_rules_file_is_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _page_from(
+        tmp_path,
+        monkeypatch,
+        '# K\n\nA <script>alert(1)</script> here.\n\n<div onclick="x()">a block</div>\n\n'
+        "| a | b |\n| - | - |\n| <img src=x onerror=y()> | [me](javascript:alert(1)) |\n",
+    )
     assert "<script>alert" not in text and "&lt;script&gt;" in text
+    assert "<div onclick" not in text and "&lt;div onclick=&quot;x()&quot;&gt;" in text
+    assert "<img src=x" not in text and "&lt;img src=x onerror=y()&gt;" in text
+    assert 'href="javascript' not in text  # a link a reader cannot follow from the site is plain text
+
+
+def test_it_renders_tables_and_lists_with_a_markdown_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _page_from(
+        tmp_path,
+        monkeypatch,
+        "# K\n\n## One\n\n3. third\n4. fourth\n   - inner\n\n* a *b* **c** `d` [site](https://example.com/)\n\n"
+        "| rank | bugs |\n|---:|:---|\n| 1 | **2** |\n\n```\nJ  6  2\n```\n",
+    )
+    assert '<ol start="3">' in text and "<li>third</li>" in text and "<li>fourth<ul><li>inner</li></ul></li>" in text
+    assert (
+        '<li>a <em>b</em> <strong>c</strong> <code>d</code> <a href="https://example.com/" rel="noopener">site' in text
+    )
+    assert '<div class="rules-table" role="region" aria-label="Table (rank, bugs)" tabindex="0">' in text
+    assert '<th scope="col">rank</th><th scope="col">bugs</th>' in text and "<td><strong>2</strong></td>" in text
+    assert "<pre><code>J  6  2</code></pre>" in text and 'href="#one"' in text
+
+
+PLAYER_SECTIONS = ["how-to-play", "how-to-score", "decisions-we-made-where-the-original-rules-are-silent"]
+DEVELOPER_WORDS = ("PUBLIC_FIELDS", "state_from_view", '{"type"', "options[", "IllegalAction", "determinize", "seat 0")
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_rules_page_speaks_to_players_first_and_ends_with_our_decisions(game: str) -> None:
+    page = rules_page(game)
+    assert page is not None
+    sections = [h["id"] for h in page["contents"]]
+    assert [s for s in sections if s in PLAYER_SECTIONS] == PLAYER_SECTIONS and sections[-1] == PLAYER_SECTIONS[-1]
+    assert sections[0] == "how-to-play"
+    decisions = page["blocks"][[b.get("id") for b in page["blocks"]].index(PLAYER_SECTIONS[-1]) + 1]
+    assert decisions["kind"] == "list" and len(decisions["items"]) >= 5
+    text = Client().get(reverse("games-rules", args=[game])).content.decode()
+    assert not [word for word in DEVELOPER_WORDS if escape(word) in text]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_the_developer_notes_moved_beside_the_rules_where_a_developer_finds_them(game: str) -> None:
+    notes = (Path(settings.BASE_DIR) / "docs" / "rules-notes" / f"{game}.md").read_text(encoding="utf-8")
+    assert f"engine/{game}.py" in notes and "state_from_view" in notes and f"../rules/{game}.md" in notes
 
 
 def test_the_new_match_form_and_the_table_link_the_rules() -> None:

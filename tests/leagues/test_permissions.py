@@ -65,6 +65,7 @@ def build(*, state: str = "running", public: bool = True) -> World:
         "organizer": organizer,
     }
     target = member(club)
+    club_invite(club=club, actor=organizer, email="invited@example.com")  # for the invitation buttons
     return World(club, league, season, Fixture.objects.filter(round__season=season).first(), users, target)
 
 
@@ -141,6 +142,23 @@ def _round_url(w: World) -> str:
     first = Round.objects.filter(season=w.season).order_by("number").first()
     assert first is not None
     return w.season_url("leagues-round-dates", first.pk)
+
+
+def _round_action_url(name: str) -> Callable[[World], str]:
+    def url(w: World) -> str:
+        first = Round.objects.filter(season=w.season).order_by("number").first()
+        assert first is not None
+        return w.season_url(name, first.pk)
+
+    return url
+
+
+def _invitation_url(name: str) -> Callable[[World], str]:
+    def url(w: World) -> str:
+        invitation = ClubInvitation.objects.get(club=w.club, email="invited@example.com")
+        return reverse(name, args=[w.club.slug, invitation.pk])
+
+    return url
 
 
 def _entrant_url(w: World) -> str:
@@ -231,8 +249,26 @@ CASES = [
     Case("standings", _season("leagues-standings"), EVERYONE),
     Case("standings csv", _season("leagues-standings-csv"), EVERYONE),
     Case("standings json", _season("leagues-standings-json"), EVERYONE),
+    Case("results csv", _season("leagues-results-csv"), EVERYONE),
     Case("player", _player_url, EVERYONE),
+    Case("member remove", _member_url("leagues-member-remove"), ORGANIZER_GET),
     Case("member remove post", _member_url("leagues-member-remove"), ORGANIZER_POST, "post"),
+    Case("invitation resend post", _invitation_url("leagues-invitation-resend"), ORGANIZER_POST, "post"),
+    Case("invitation cancel post", _invitation_url("leagues-invitation-cancel"), ORGANIZER_POST, "post"),
+    Case("season edit", _season("leagues-season-edit"), ORGANIZER_GET),
+    Case("season edit post", _season("leagues-season-edit"), ORGANIZER_POST, "post", lambda w: {"name": "Renamed"}),
+    Case("round open", _round_action_url("leagues-round-open"), ORGANIZER_GET),
+    Case("round open post", _round_action_url("leagues-round-open"), ORGANIZER_POST, "post"),
+    Case("round settle", _round_action_url("leagues-round-settle"), ORGANIZER_GET),
+    Case("round settle post", _round_action_url("leagues-round-settle"), ORGANIZER_POST, "post"),
+    Case(
+        "divisions seed post",
+        _season("leagues-divisions-seed"),
+        ORGANIZER_POST,
+        "post",
+        lambda w: {"by": "rating"},
+        state="closed",
+    ),
 ]
 
 
@@ -301,6 +337,7 @@ def test_a_private_club_is_not_found_by_those_outside_it(case: Case) -> None:
 
 # Pages that show a form on GET and take it on POST; every other page answers one method only.
 FORM_PAGES = {"club create", "club invite", "league create", "league edit", "season create", "result", "finish"}
+FORM_PAGES |= {"member remove", "season edit", "round open", "round settle"}  # a page that asks, and its post
 ONE_METHOD = [c for c in CASES if c.name.removesuffix(" post") not in FORM_PAGES]
 
 

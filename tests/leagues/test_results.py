@@ -173,7 +173,8 @@ def test_ratings_follow_the_placings() -> None:
 # --- corrections --------------------------------------------------------------
 
 
-def test_a_forfeit_before_the_end_stops_the_match_and_counts_the_table() -> None:
+def test_a_forfeit_before_the_end_hands_the_seat_to_a_bot_and_the_table_plays_on() -> None:
+    # Issue 23 changed this: a forfeit no longer stops the match (tests/leagues/test_forfeit_plays_on.py).
     season = make_season(players=4, rounds=1, fill="byes")
     fixture = fixtures_of(season)[0]
     boss, quitter = organizer_of(season.league.club), fixture.seats[1]
@@ -181,13 +182,18 @@ def test_a_forfeit_before_the_end_stops_the_match_and_counts_the_table() -> None
         result_forfeit(fixture=fixture, actor=boss, entrants=[quitter], reason=" ")
     result_forfeit(fixture=fixture, actor=boss, entrants=[quitter], reason="Never showed up.")
     fixture.refresh_from_db()
-    assert fixture.match.status == Match.Status.ABANDONED  # type: ignore[union-attr]
-    assert not Seat.objects.filter(match=fixture.match, awaiting=True).exists()
-    assert fixture.result["places"] == [1, 4, 1, 1]  # type: ignore[index]
-    assert [standing(e).points for e in fixture.seats] == [7 / 3, 0, 7 / 3, 7 / 3]  # type: ignore[arg-type]
+    assert fixture.match.status == Match.Status.ACTIVE  # type: ignore[union-attr]
+    assert fixture.counted_at is None and fixture.forfeited == [quitter]
+    assert Seat.objects.get(match=fixture.match, number=1).bot_level == season.league.timeout_bot_level
     entry = AuditEntry.objects.get(season=season, kind=AuditEntry.Kind.FORFEIT)
     assert "Never showed up." in entry.text and entry.actor == boss
-    # The match's end, should it come anyway, is not counted on top.
+    # The match's end is counted once, with the forfeiter last whatever the bot did.
+    finish(fixture, [2, 1, 3, 4])
+    assert fixture_count(match_id=fixture.match_id) is True  # type: ignore[arg-type]
+    fixture.refresh_from_db()
+    assert fixture.how == Fixture.How.FORFEIT
+    assert fixture.result["places"] == [1, 4, 2, 3]  # type: ignore[index]
+    assert [standing(e).points for e in fixture.seats] == [4, 0, 2, 1]  # type: ignore[arg-type]
     assert fixture_count(match_id=fixture.match_id) is False  # type: ignore[arg-type]
 
 
@@ -320,11 +326,12 @@ def test_a_match_ending_after_the_freeze_changes_nothing() -> None:
     season = make_season(players=4, rounds=2, fill="byes", round_mode="sequential")
     boss = organizer_of(season.league.club)
     first = fixtures_of(season)[0]
-    result_forfeit(fixture=first, actor=boss, entrants=[first.seats[0]], reason="Left the club.")
+    # An adjustment stops a match still being played (a forfeit no longer does: the table plays on).
+    result_adjust(fixture=first, actor=boss, places=[1, 2, 3, 4], reason="Left the club.")
     second = fixtures_of(season, round_number=2)[0]
-    result_forfeit(fixture=second, actor=boss, entrants=[second.seats[0]], reason="Left the club.")
+    result_adjust(fixture=second, actor=boss, places=[1, 2, 3, 4], reason="Left the club.")
     season_finish(season=season, actor=boss)
-    # A round-two match that somehow finished late (the forfeit stopped it): counting it changes nothing.
+    # A round-two match that somehow finished late (the adjustment stopped it): counting it changes nothing.
     Fixture.objects.filter(pk=second.pk).update(counted_at=None)
     finish(second, [1, 2, 3, 4])
     before = snapshot(season)

@@ -38,6 +38,8 @@ class Line:
     wins: int = 0
     game_score: float = 0.0
     bot_moves: int = 0
+    timeouts: int = 0
+    moves: int = 0
     opponents_rating_total: float = 0.0
     opponents_met: int = 0
     points_by_round: dict[str, float] = field(default_factory=dict)
@@ -52,6 +54,8 @@ def result(places: list[int], points: list[float], **more: list[Any]) -> dict[st
         "points": points,
         "scores": more.get("scores", [0.0] * n),
         "bot_moves": more.get("bot_moves", [0] * n),
+        "timeouts": more.get("timeouts", [0] * n),
+        "moves": more.get("moves", [0] * n),
         **({"opponents_rating": more["opponents_rating"]} if "opponents_rating" in more else {}),
     }
 
@@ -148,7 +152,9 @@ def test_taking_a_result_away_for_nothing_empties_the_line() -> None:
 
 def test_the_columns_written_back_are_the_ones_a_result_changes() -> None:
     before, after = Line(), Line()
-    new = result([1, 2], [4, 0], scores=[9, 1], bot_moves=[2, 0], opponents_rating=[1.0, 1.0])
+    new = result(
+        [1, 2], [4, 0], scores=[9, 1], bot_moves=[2, 0], timeouts=[1, 0], moves=[7, 6], opponents_rating=[1.0, 1.0]
+    )
     line_apply(after, Table(pk=1, seats=[1, 2]), 0, None, new, "1")
     changed = {name for name in vars(before) if getattr(before, name) != getattr(after, name)}
     assert changed == set(LINE_COLUMNS)

@@ -307,13 +307,17 @@ def test_a_forfeit_with_its_reason_reaches_the_standings_and_the_record() -> Non
     season = make_season(players=4, rounds=1)
     fixture = fixtures_of(season)[0]
     loser = fixture.seats[2]
-    response = login(organizer_of(season.league.club)).post(
+    client = login(organizer_of(season.league.club))
+    response = client.post(
         season_url(season, "leagues-result", fixture.pk),
         {"action": "forfeit", "forfeit-entrants": [loser], "forfeit-reason": "Never showed up"},
     )
     assert response["Location"] == season_url(season)
+    told = page(client.get(response["Location"]))
+    assert "a bot plays the seat on, and the result counts when the match ends" in told
     fixture.refresh_from_db()
-    assert fixture.how == Fixture.How.FORFEIT
+    # Issue 23: the match plays on with a bot in the forfeiting seat; the result waits for its end.
+    assert fixture.forfeited == [loser] and fixture.how == ""
     html = page(Client().get(season_url(season)))
     assert "Never showed up" in html
 
@@ -406,7 +410,8 @@ def test_the_profile_partial_shows_each_games_rating_with_its_recent_changes() -
     request.user = first
     html = render_to_string("leagues/_ratings.html", {"user": first}, request=request)
     rating = first.ratings.get(game="renfield")
-    assert "Renfield" in html and f"{rating.ordinal:.1f}" in html
+    # On the shown scale: a newcomer's 1,000 plus the stored (conservative) rating, whole.
+    assert "Renfield" in html and f"{round(1000 + rating.ordinal):,}" in html
     assert "2 rated matches" in html
     assert html.count("+") + html.count("-") >= 2  # one change per rated match
     request.user = UserFactory()

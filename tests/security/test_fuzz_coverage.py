@@ -40,6 +40,7 @@ FUZZED: dict[str, list[str]] = {
     "games-create": [
         f"{POSTS}::test_a_fuzzed_lobby_form_never_crashes_and_a_refused_one_creates_nothing",
         f"{POSTS}::test_the_lobby_takes_any_game_in_the_query",
+        "test_fuzz_option_cells.py::test_a_fuzzed_option_table_never_crashes_and_a_refused_one_creates_nothing_and_says_why",
     ],
     "games-invite": [f"{POSTS}::test_a_fuzzed_invitation_link_never_crashes_and_only_the_link_seats_anyone"],
     "games-invite-decline": [f"{SEATS}::test_it_never_fails_on_a_made_up_invitation_link"],
@@ -86,6 +87,12 @@ FUZZED: dict[str, list[str]] = {
     "leagues-entrant-division": [f"{LEAGUE_POST}[entrant division]"],
     "leagues-result": [f"{LEAGUE_POST}[result]"],
     "leagues-season-finish": [f"{LEAGUE_POST}[season finish]"],
+    "leagues-round-open": [f"{LEAGUE_POST}[round open]"],
+    "leagues-invitation-resend": [f"{LEAGUE_POST}[invitation resend]"],
+    "leagues-invitation-cancel": [f"{LEAGUE_POST}[invitation cancel]"],
+    "leagues-round-settle": [f"{LEAGUE_POST}[round settle]"],
+    "leagues-season-edit": [f"{LEAGUE_POST}[season edit]"],
+    "leagues-divisions-seed": [f"{LEAGUE_POST}[divisions seed]"],
     "leagues-standings": [f"{LEAGUES}::test_the_league_pages_take_any_query_string"],
 }
 # Views that answer a POST as they answer a GET and read nothing of either.

@@ -33,7 +33,7 @@ from games.clocks import PRESETS
 from games.models import Seat
 from leagues import tiebreaks
 from leagues.forms import DivisionForm
-from leagues.models import Entrant, Fixture, League, Membership, Round, Season
+from leagues.models import ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
 from tests.security.league_world import (
     CLOCK_HOURS,
     DATE,
@@ -174,6 +174,30 @@ def _round_url(w: World, draw: Draw) -> str:
     return w.season_url("leagues-round-dates", season, round_id)
 
 
+def _round_action_url(name: str) -> Callable[[World, Draw], str]:
+    """Open or settle now: a round of the running season mostly, else another club's or none."""
+
+    def url(w: World, draw: Draw) -> str:
+        season = _season(w, draw)
+        mine = list(Round.objects.filter(season=w.running).values_list("pk", flat=True))
+        theirs = list(Round.objects.filter(season=w.other_season).values_list("pk", flat=True))
+        return w.season_url(name, season, draw(mostly(mine[0], theirs, ODD_IDS)))
+
+    return url
+
+
+def _invitation_url(name: str) -> Callable[[World, Draw], str]:
+    """Resend or cancel: an invitation of this club mostly (live, used or expired), else another club's or none."""
+
+    def url(w: World, draw: Draw) -> str:
+        club = draw(mostly(w.club, [w.other_club], st.nothing()))
+        mine = list(ClubInvitation.objects.filter(club=w.club).values_list("pk", flat=True))
+        theirs = list(ClubInvitation.objects.filter(club=w.other_club).values_list("pk", flat=True))
+        return reverse(name, args=[club.slug, draw(mostly(mine[0], mine[1:] + theirs, ODD_IDS))])
+
+    return url
+
+
 def _entrant_url(w: World, draw: Draw) -> str:
     season = draw(mostly(w.open, [w.running], st.nothing()))
     mine = list(Entrant.objects.filter(season=w.open).values_list("pk", flat=True))
@@ -276,7 +300,12 @@ CASES = [
                     "fill": choice(list(Season.Fill.values)),
                     "settle": choice(list(Season.Settle.values)),
                 },
-                optional={"name": choice(["Autumn"]), "starts_on": DATE, "ends_on": DATE},
+                optional={
+                    "name": choice(["Autumn"]),
+                    "starts_on": DATE,
+                    "ends_on": DATE,
+                    "entrants_max": choice(["", "8"], NUMBER),
+                },
             )
         ),
     ),
@@ -300,6 +329,32 @@ CASES = [
         _same_division,
     ),
     Case("result", _who("organizer", "player"), _result_url, _result_data),
+    Case(
+        "invitation resend",
+        _who("organizer", "player", "other_organizer"),
+        _invitation_url("leagues-invitation-resend"),
+    ),
+    Case(
+        "invitation cancel",
+        _who("organizer", "player", "other_organizer"),
+        _invitation_url("leagues-invitation-cancel"),
+    ),
+    Case("round open", _who("organizer", "player"), _round_action_url("leagues-round-open")),
+    Case("round settle", _who("organizer", "player"), _round_action_url("leagues-round-settle")),
+    Case(
+        "season edit",
+        _who("organizer", "player"),
+        lambda w, draw: w.season_url("leagues-season-edit", _season(w, draw)),
+        lambda w, draw: draw(
+            st.fixed_dictionaries({}, optional={"name": choice(["Renamed"]), "starts_on": DATE, "ends_on": DATE})
+        ),
+    ),
+    Case(
+        "divisions seed",
+        _who("organizer", "player", "entrant"),
+        lambda w, draw: w.season_url("leagues-divisions-seed", _season(w, draw)),
+        lambda w, draw: draw(st.fixed_dictionaries({}, optional={"by": choice(["rating", "standings"])})),
+    ),
     Case(
         "season finish",
         _who("organizer", "player"),
