@@ -167,8 +167,9 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupForm"
 # An invitation followed while logged out survives sign-up, confirmation and login, and lands on the seat.
-ACCOUNT_ADAPTER = "games.account_adapter.AccountAdapter"
-ACCOUNT_FORMS = {"login": "games.account_adapter.InvitedLoginForm"}
+# Club invitations likewise: the leagues adapter extends the games one (games knows nothing of clubs).
+ACCOUNT_ADAPTER = "leagues.account_adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "leagues.account_adapter.InvitedLoginForm"}
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Parlour] "
 ACCOUNT_LOGOUT_REDIRECT_URL = "/"
 

@@ -769,3 +769,27 @@ def invite_decline(*, token: str) -> Seat:
             raise Refused(INVITATION_GONE)
         _seat_open(seat)
     return seat
+
+
+def seat_substitute(*, match: Match, number: int, user: User) -> int:
+    """``user`` takes seat ``number`` and plays on from here: its bot (or the absent player's) stops, and a seat
+    awaited now gets a fresh deadline, as one taken back does. Returns the number of the first move they make."""
+    with transaction.atomic():
+        locked, seats = _lock(match.pk)
+        if locked.status != Match.Status.ACTIVE:
+            raise Refused("This match is over: its seats can no longer change hands.")
+        seat = next((s for s in seats if s.number == number), None)
+        if seat is None:
+            raise Refused("There is no such seat at this table.")
+        if any(s.user_id == user.pk and s.number != number for s in seats):
+            raise Refused("You already have a seat at this table.")
+        seat.user, seat.bot_level, seat.absent = user, "", False  # the deadline is the new player's
+        clock, deadline = locked.clock, None
+        if seat.awaiting and clock is not None:
+            seat.bank = seat.bank_when_reclaimed(clock)
+            deadline = seat.turn_deadline(clock=clock, now=timezone.now())
+        fresh = {"bot_level": "", "joined": True, "absent": False, "timeouts_in_row": 0, "notified_at": None}
+        Seat.objects.filter(pk=seat.pk).update(user=user, bank=seat.bank, deadline=deadline, **fresh)
+        if deadline is not None:
+            transaction.on_commit(partial(deadline_schedule, seat_id=seat.pk, deadline=deadline))
+        return Move.objects.filter(match=locked).count() + 1

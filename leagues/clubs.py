@@ -27,7 +27,7 @@ from games.models import Mail, Match, Seat
 from games.outbox import absolute_url, mail_queue, mail_safe
 from leagues.errors import LeagueRefused, NotOrganizer
 from leagues.models import AuditEntry, Club, ClubInvitation, Entrant, Fixture, Membership, Season
-from leagues.record import audit
+from leagues.record import audit, club_audit
 from leagues.wording import plural
 
 INVITATION_DAYS = 14
@@ -112,7 +112,10 @@ def club_invitation_resend(*, invitation: ClubInvitation, actor: User) -> ClubIn
         old = _invitation_open(invitation, actor)
         old.expires_at = timezone.now()
         old.save(update_fields=["expires_at"])
-        return club_invite(club=old.club, actor=actor, email=old.email, role=old.role)
+        fresh = club_invite(club=old.club, actor=actor, email=old.email, role=old.role)
+        text = f"{actor.name} sent the invitation to {old.email} again; the old link no longer works."
+        club_audit(old.club, AuditEntry.Kind.INVITATION, text, actor=actor, data={"old": old.pk, "new": fresh.pk})
+        return fresh
 
 
 def club_invitation_cancel(*, invitation: ClubInvitation, actor: User) -> ClubInvitation:
@@ -121,6 +124,8 @@ def club_invitation_cancel(*, invitation: ClubInvitation, actor: User) -> ClubIn
         old = _invitation_open(invitation, actor)
         old.expires_at = timezone.now()
         old.save(update_fields=["expires_at"])
+        text = f"{actor.name} cancelled the invitation to {old.email}."
+        club_audit(old.club, AuditEntry.Kind.INVITATION, text, actor=actor, data={"invitation": old.pk})
     return old
 
 
@@ -239,8 +244,12 @@ def member_set_role(*, club: Club, actor: User, user: User, role: str) -> Member
         organizers = [m for m in memberships if m.role == ORGANIZER]
         if role != ORGANIZER and organizers == [membership]:
             raise LeagueRefused("A club needs at least one organizer: make someone else an organizer first.")
-        membership.role = role
-        membership.save(update_fields=["role"])
+        if membership.role != role:
+            was = Membership.Role(membership.role).label.lower()
+            membership.role = role
+            membership.save(update_fields=["role"])
+            text = f"{actor.name} made {user.name} {Membership.Role(role).label.lower()} (was {was})."
+            club_audit(club, AuditEntry.Kind.MEMBER, text, actor=actor, data={"user": user.pk, "role": role})
     return membership
 
 
@@ -268,6 +277,8 @@ def member_remove(*, club: Club, actor: User, user: User) -> None:
         if [m for m in memberships if m.role == ORGANIZER] == [membership]:
             raise LeagueRefused("A club needs at least one organizer: make someone else an organizer first.")
         membership.delete()
+        text = f"{user.name} left the club." if actor.pk == user.pk else f"{actor.name} removed {user.name}."
+        club_audit(club, AuditEntry.Kind.MEMBER, text, actor=actor, data={"user": user.pk})
         _entries_leave(club, user, actor)
 
 

@@ -386,3 +386,44 @@ class SeedForm(forms.Form):
             "invalid_choice": "Seed the divisions by rating or by the last season's standings.",
         },
     )
+
+
+class AvailabilityForm(forms.Form):
+    """The rounds an entrant cannot play, ticked among the season's round numbers."""
+
+    rounds = forms.TypedMultipleChoiceField(
+        coerce=int,
+        required=False,
+        label="Rounds I cannot play",
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": "Tick rounds of this season only.",
+            "invalid_list": "Tick rounds of this season only.",
+        },
+    )
+
+    def __init__(self, *args: Any, rounds: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["rounds"].choices = [(n, f"Round {n}") for n in range(1, rounds + 1)]  # type: ignore[attr-defined]
+
+
+class SubstituteForm(forms.Form):
+    """An organizer adds a club member to the season's substitute pool, or takes one out."""
+
+    action = forms.ChoiceField(
+        choices=[("add", "Add"), ("remove", "Remove")],
+        error_messages={
+            "required": "Say whether to add or remove the substitute.",
+            "invalid_choice": "Say whether to add or remove the substitute.",
+        },
+    )
+    user = forms.IntegerField(
+        min_value=1,
+        max_value=2**31 - 1,
+        error_messages={
+            "required": "Pick a member of the club.",
+            "invalid": "Pick a member of the club.",
+            "min_value": "Pick a member of the club.",
+            "max_value": "Pick a member of the club.",
+        },
+    )

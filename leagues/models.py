@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from games.models import Seat
 
@@ -73,6 +74,10 @@ class ClubInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.email} to {self.club}"
+
+    def is_open(self) -> bool:
+        """Whether its link still makes someone a member: neither accepted, nor expired, nor cancelled."""
+        return self.accepted_at is None and self.expires_at > timezone.now()
 
 
 class League(models.Model):
@@ -302,8 +307,13 @@ class AuditEntry(models.Model):
         ROUND = "round", "Round"
         SEASON = "season", "Season"
         PROMOTION = "promotion", "Promotion and relegation"
+        # A club's own record (no season): invitations resent or cancelled, members' roles changed or removed.
+        INVITATION = "invitation", "Invitation"
+        MEMBER = "member", "Member"
 
-    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="audit")
+    # A season's entry has its season; a club's entry has its club and no season (leagues.record).
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE, related_name="audit")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="audit")
     at = models.DateTimeField(auto_now_add=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -315,7 +325,10 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ["-at", "-pk"]
-        indexes = [models.Index(fields=["season", "-at"], name="audit_season_at")]
+        indexes = [
+            models.Index(fields=["season", "-at"], name="audit_season_at"),
+            models.Index(fields=["club", "-at"], name="audit_club_at"),
+        ]
         verbose_name_plural = "audit entries"
 
     def __str__(self) -> str:
@@ -355,3 +368,76 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.rating}: {self.delta:+.1f}"
+
+
+class Unavailability(models.Model):
+    """An entrant cannot play this round of the season (by number, so it can be said before the draw)."""
+
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="unavailable")
+    round_number = models.PositiveSmallIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["entrant", "round_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["entrant", "round_number"], name="unavailability_unique_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant} cannot play round {self.round_number}"
+
+
+class Substitute(models.Model):
+    """A club member willing to take a seat in this season when its player cannot play."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="substitutes")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="substitutions")
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    added_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "added_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["season", "user"], name="substitute_unique_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} substitutes in {self.season}"
+
+
+class SeatOffer(models.Model):
+    """An entrant's seat at a table offered to the season's substitutes; the first to accept plays it on.
+
+    Once taken it is the record of the stint: the entrant (or their bot) played the moves before ``from_move``,
+    ``taken_by`` the moves from it. The result still counts for the entrant (leagues.results): a substitute
+    earns no standings points.
+    """
+
+    fixture = models.ForeignKey(Fixture, on_delete=models.CASCADE, related_name="offers")
+    seat = models.PositiveSmallIntegerField()
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="offers")
+    created_at = models.DateTimeField(auto_now_add=True)
+    taken_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    taken_at = models.DateTimeField(null=True, blank=True)
+    from_move = models.PositiveIntegerField(null=True, blank=True, help_text="The first move the substitute made.")
+
+    class Meta:
+        ordering = ["fixture", "seat"]
+        constraints = [models.UniqueConstraint(fields=["fixture", "seat"], name="seatoffer_unique_seat")]
+
+    def __str__(self) -> str:
+        return f"Seat {self.seat} of {self.fixture}"
+
+    @property
+    def is_taken(self) -> bool:
+        return self.taken_at is not None
+
+    def stint_text(self) -> str:
+        """Who played the seat from when: "Ann's seat at table 2 of round 1 was played by Bob from move 14"."""
+        assert self.taken_by is not None
+        table = f"table {self.fixture.table_number} of round {self.fixture.round.number}"
+        return (
+            f"{self.entrant.user.name}'s seat at {table} was played by {self.taken_by.name} from move {self.from_move}"
+        )

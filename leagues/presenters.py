@@ -273,6 +273,11 @@ def export_rows(rows: list[selectors.StandingRow], keys: list[str]) -> list[dict
             **{key: _cell(row, key) for key in columns},
             "rating": shown_rating(row.rating),
             "form": " ".join(str(f.get("place", "")) for f in row.form),
+            # Reliability, whatever the tie-breaks: timeouts, every move at their seats, the bot's part of them.
+            "timeouts": row.timeouts,
+            "moves": row.moves,
+            "bot_moves": row.bot_moves,
+            "bot_share": None if row.bot_share is None else round(row.bot_share, 4),
         }
         for row in rows
     ]

@@ -53,6 +53,7 @@ from leagues.standings import (
     result_points,
     seat_groups,
 )
+from leagues.substitutes import seat_offers_make
 from leagues.wording import result_text, round_name, table_name
 
 # --- claiming a table ------------------------------------------------------------
@@ -464,6 +465,7 @@ def _forfeit_play_on(
     fixture.forfeited = forfeited
     seats = _forfeit_seats(fixture, losers)
     _bots_take_over(fixture, season.league, seats=seats)
+    seat_offers_make(fixture=fixture, seats=seats)  # a substitute from the pool may play the seat on instead
     entrants = {
         e.pk: e
         for e in Entrant.objects.filter(pk__in=[e for e in fixture.seats if e is not None]).select_related("user")

@@ -23,6 +23,7 @@ from leagues.clubs import check_organizer
 from leagues.errors import LeagueRefused
 from leagues.models import AuditEntry, Entrant, Fixture, League, Round, Season
 from leagues.record import audit
+from leagues.substitutes import seat_offers_make, unavailable_entrants
 from leagues.wording import plural, round_name
 
 
@@ -76,10 +77,13 @@ def round_matches_create(round_: Round, season: Season, actor: User | None) -> N
     fixtures = list(round_.fixtures.filter(match=None))
     ids = {e for f in fixtures for e in f.seats if e is not None}
     users = {e.pk: e.user for e in Entrant.objects.filter(pk__in=ids).select_related("user")}
+    # Those who said they cannot play this round: a bot takes their seat, and the pool is offered it below.
+    away = unavailable_entrants(entrant_ids=ids, round_number=round_.number)
     extra = _match_extras(league)
     for fixture in fixtures:
         specs = [
-            SeatSpec(bot=league.timeout_bot_level) if e is None else SeatSpec(user=users[e]) for e in fixture.seats
+            SeatSpec(bot=league.timeout_bot_level) if e is None or e in away else SeatSpec(user=users[e])
+            for e in fixture.seats
         ]
         fixture.match = match_create(
             game=league.game,
@@ -93,6 +97,10 @@ def round_matches_create(round_: Round, season: Season, actor: User | None) -> N
     Fixture.objects.bulk_update(fixtures, ["match"])
     round_.opened_at = timezone.now()
     round_.save(update_fields=["opened_at"])
+    for fixture in fixtures:
+        seats = [n for n, e in enumerate(fixture.seats) if e is not None and e in away]
+        if seats:
+            seat_offers_make(fixture=fixture, seats=seats)
     audit(
         season,
         AuditEntry.Kind.ROUND,

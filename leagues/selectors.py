@@ -40,7 +40,10 @@ from leagues.models import (
     RatingChange,
     Round,
     Season,
+    SeatOffer,
     Standing,
+    Substitute,
+    Unavailability,
 )
 
 # The tie-break keys and the Line attribute each compares (head-to-head compares meetings instead).
@@ -280,6 +283,24 @@ class PlayerFixture:
     names: list[str]  # everyone at the table in seat order; bots as "Bot"
     place: int | None
     points: float | None
+    # How the table counts when it was not simply played out: "forfeit", "adjusted", "as it stood", "void".
+    tag: str = ""
+
+
+# The player page's tags, by how a table was decided (a table played to its end has none).
+FIXTURE_TAGS: dict[str, str] = {
+    Fixture.How.FORFEIT: "forfeit",
+    Fixture.How.ADJUSTED: "adjusted",
+    Fixture.How.AS_STANDS: "as it stood",
+    Fixture.How.VOID: "void",
+}
+
+
+def fixture_tag(fixture: Fixture) -> str:
+    """The tag of a table on the player page; a forfeit recorded while the match plays on is one already."""
+    if fixture.how in FIXTURE_TAGS:
+        return FIXTURE_TAGS[fixture.how]
+    return FIXTURE_TAGS[Fixture.How.FORFEIT] if fixture.forfeited else ""
 
 
 @dataclass
@@ -320,6 +341,7 @@ def player_season(*, season: Season, user: User) -> PlayerSeason | None:
                 names=[names.get(e, "?") if e is not None else "Bot" for e in f.seats],
                 place=result["places"][seat] if result else None,
                 points=result["points"][seat] if result else None,
+                tag=fixture_tag(f),
             )
         )
     changes = list(
@@ -461,12 +483,18 @@ def season_get(
     *, club_slug: str, league_slug: str, number: int, reader: User | None, with_void: bool = False
 ) -> Season | None:
     """The season with its league and club from one query, annotated with the reader's role in the club
-    (``reader_role``, a subquery) and, ``with_void``, whether any of its tables is void (``has_void``)."""
+    (``reader_role``, a subquery; ``reader_substitute``, whether they are in its substitute pool) and, ``with_void``,
+    whether any of its tables is void (``has_void``)."""
     annotations: dict[str, Any] = {}
     if with_void:
         annotations["has_void"] = Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))
+        # And whether a substitute played any seat (the standings page then says who played what).
+        taken = SeatOffer.objects.filter(fixture__round__season=OuterRef("pk"), taken_at__isnull=False)
+        annotations["has_stints"] = Exists(taken)
     if reader is not None:
         annotations["reader_role"] = club_role_subquery(user=reader, club=OuterRef("league__club"))
+        # Whether the reader is in the season's substitute pool (the season page's volunteer button).
+        annotations["reader_substitute"] = Exists(Substitute.objects.filter(season=OuterRef("pk"), user=reader))
     return _one(
         Season.objects.select_related("league__club")
         .annotate(**annotations)
@@ -504,6 +532,11 @@ def member_entries(*, club: Club, user: User) -> list[tuple[Entrant, int]]:
 def invitations_pending(*, club: Club) -> QuerySet[ClubInvitation]:
     """Invitations neither accepted nor expired (a cancelled one has expired), newest first."""
     return club.invitations.filter(accepted_at=None, expires_at__gt=timezone.now()).order_by("-created_at")
+
+
+def club_record(*, club: Club, limit: int = 100) -> list[AuditEntry]:
+    """The club's own record (invitations resent or cancelled, members' roles changed or removed), newest first."""
+    return list(AuditEntry.objects.filter(club=club, season=None).select_related("actor")[:limit])
 
 
 def invitation_get(*, club: Club, invitation_id: int) -> ClubInvitation | None:
@@ -596,3 +629,45 @@ def matchless_fixtures(*, limit: int = 500) -> list[int]:
         counted_at=None, match=None, round__opened_at__isnull=False, round__season__status=Season.Status.RUNNING
     )
     return list(found.values_list("pk", flat=True)[:limit])
+
+
+# --- who cannot play, and who would play instead (leagues.substitutes) ------------------------------------
+
+
+@dataclass(frozen=True)
+class RoundAvailability:
+    number: int
+    unavailable: bool
+    opened: bool  # the round has opened: its availability is fixed
+
+
+def availability_of(*, season: Season, entrant: Entrant) -> list[RoundAvailability]:
+    """Each round number of the season, for the entrant: whether they said they cannot play it, and whether it
+    has opened (one query, and one more once the season runs: no round opens before)."""
+    unavailable = set(Unavailability.objects.filter(entrant=entrant).order_by().values_list("round_number", flat=True))
+    opened: set[int] = set()
+    if season.status == Season.Status.RUNNING:
+        opened_rounds = Round.objects.filter(season=season, division=entrant.division, opened_at__isnull=False)
+        opened = set(opened_rounds.order_by().values_list("number", flat=True))
+    return [RoundAvailability(n, n in unavailable, n in opened) for n in range(1, season.rounds + 1)]
+
+
+def substitute_pool(*, season: Season) -> tuple[list[User], list[User]]:
+    """The club's members in the season's substitute pool, and those who are not (the organizer's picker), from
+    one query."""
+    pool = Exists(Substitute.objects.filter(season=season, user=OuterRef("user_id")))
+    members = (
+        Membership.objects.filter(club_id=season.league.club_id)
+        .annotate(substitute=pool)
+        .select_related("user")
+        .order_by("user__display_name", "user__email")
+    )
+    found = list(members)
+    return [m.user for m in found if m.substitute], [m.user for m in found if not m.substitute]
+
+
+def stints_of(*, season: Season) -> list[SeatOffer]:
+    """The seats a substitute played on, with who and from which move, in table order."""
+    taken = SeatOffer.objects.filter(fixture__round__season=season, taken_at__isnull=False)
+    related = taken.select_related("fixture__round", "entrant__user", "taken_by")
+    return list(related.order_by("fixture__round__number", "fixture__table_number", "seat"))

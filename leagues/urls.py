@@ -5,7 +5,7 @@ The c/ and l/ prefixes keep any slug from shadowing a page (a club called "Invit
 
 from django.urls import include, path
 
-from leagues import organize_views, views, views_export
+from leagues import organize_views, substitute_views, views, views_export
 
 season = [
     path("", views.season_detail, name="leagues-season"),
@@ -29,12 +29,16 @@ season = [
     path("standings.json", views.standings_export, {"fmt": "json"}, name="leagues-standings-json"),
     path("results.csv", views_export.results_export, name="leagues-results-csv"),
     path("players/<id:user_id>/", views.player, name="leagues-player"),
+    path("availability/", substitute_views.availability, name="leagues-availability"),
+    path("substitutes/volunteer/", substitute_views.volunteer, name="leagues-substitute-volunteer"),
+    path("substitutes/", substitute_views.pool, name="leagues-substitutes"),
 ]
 
 urlpatterns = [
     path("", views.clubs, name="leagues-clubs"),
     path("clubs/new/", views.club_create, name="leagues-club-create"),
     path("invite/<str:token>/", views.invite, name="leagues-invite"),
+    path("offers/<str:token>/", substitute_views.seat_offer, name="leagues-seat-offer"),
     path("c/<slug:club_slug>/", views.club_detail, name="leagues-club"),
     path("c/<slug:club_slug>/join/", views.club_join, name="leagues-club-join"),
     path("c/<slug:club_slug>/invite/", views.club_invite, name="leagues-club-invite"),

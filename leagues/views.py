@@ -18,10 +18,10 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.http import AuthedRequest, HtmxHttpRequest
+from accounts.models import User
 from games.clocks import TimeControl
 from games.errors import Refused
 from games.forms import game_choices
@@ -61,6 +61,7 @@ from leagues.forms import (
     game_for,
     league_initial,
 )
+from leagues.invitations import club_invitation_forget, club_invitation_remember
 from leagues.models import Fixture, League, Membership, Season
 from leagues.presenters import (
     ASCENDING,
@@ -69,6 +70,7 @@ from leagues.presenters import (
     export_rows,
     standings_table,
 )
+from leagues.substitutes import UPCOMING
 
 ORGANIZER = Membership.Role.ORGANIZER
 
@@ -157,8 +159,15 @@ def club_invite(request: AuthedRequest, club_slug: str) -> HttpResponse:
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The link in an invitation mail: shows the club and joins it on a post (after logging in)."""
     invitation = selectors.invitation_for(token=token)
+    user = _user(request)
+    if invitation is not None and user is not None and invitation.accepted_by_id == user.pk:
+        # Accepted at the login that brought them back here (leagues.account_adapter): on to the club.
+        club_invitation_forget(request)
+        return redirect("leagues-club", invitation.club.slug)
+    usable = invitation is not None and invitation.is_open()
+    if usable and user is None:
+        club_invitation_remember(request, token)  # kept through sign-up, the address check and the login
     if request.method == "POST":
-        user = _user(request)
         if user is None:
             return redirect_to_login(request.get_full_path())
         try:
@@ -166,9 +175,9 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
         except Refused as exc:
             messages.error(request, str(exc))
         else:
+            club_invitation_forget(request)
             messages.success(request, f"Welcome to {membership.club.name}.")
             return redirect("leagues-club", membership.club.slug)
-    usable = invitation is not None and invitation.accepted_at is None and invitation.expires_at > timezone.now()
     return render(request, "leagues/invite.html", {"invitation": invitation, "usable": usable})
 
 
@@ -179,11 +188,8 @@ def members(request: AuthedRequest, club_slug: str) -> HttpResponse:
     _organizer_only(role)
     memberships = selectors.memberships_of(club=club)
     pending = selectors.invitations_pending(club=club)
-    return render(
-        request,
-        "leagues/members.html",
-        {"club": club, "memberships": memberships, "pending": pending, "roles": Membership.Role.choices},
-    )
+    context = {"club": club, "memberships": memberships, "pending": pending, "roles": Membership.Role.choices}
+    return render(request, "leagues/members.html", context | {"record": selectors.club_record(club=club)})
 
 
 @login_required
@@ -366,8 +372,21 @@ def season_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str, nu
         "rounds": season.round_set.all(),
         "audit": selectors.season_audit(season=season, limit=100),
         "next_seasons": season.next.all(),
+        **_substitute_context(season, user, entrants),
     }
     return render(request, "leagues/season.html", context)
+
+
+def _substitute_context(season: Season, user: User | None, entrants: Any) -> dict[str, Any]:
+    """The reader's availability form (an entrant's) and whether they are a substitute, while the season is to be
+    played."""
+    if season.status not in UPCOMING:
+        return {}
+    mine = next((e for e in entrants if user is not None and e.user_id == user.pk), None)
+    return {
+        "my_rounds": selectors.availability_of(season=season, entrant=mine) if mine is not None else None,
+        "in_pool": bool(getattr(season, "reader_substitute", False)),
+    }
 
 
 def _season_action(request: AuthedRequest, season: Season, act: Callable[[], object], done: str = "") -> HttpResponse:
@@ -533,8 +552,17 @@ def season_organize(request: AuthedRequest, club_slug: str, league_slug: str, nu
         "bot_played": _tables(selectors.bot_played_fixtures(season=season), names),
         "rounds": season.round_set.all(),
         "edit_form": SeasonEditForm(initial=initial, started=season.status == Season.Status.RUNNING),
+        **_pool_context(season),
     }
     return render(request, "leagues/organize.html", context)
+
+
+def _pool_context(season: Season) -> dict[str, Any]:
+    """The substitute pool and the members who could join it, while the season is to be played."""
+    if season.status not in UPCOMING:
+        return {}
+    pool, candidates = selectors.substitute_pool(season=season)
+    return {"substitutes": pool, "candidates": candidates}
 
 
 def _tables(found: Any, names: dict[int, str]) -> list[dict[str, Any]]:
@@ -657,6 +685,7 @@ def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number
         **_season_context(season, role),
         "tables": tables,
         "void_tables": _void_tables(season, divided) if getattr(season, "has_void", False) else [],
+        "stints": selectors.stints_of(season=season) if getattr(season, "has_stints", False) else [],
         "sort": sort,
         "show_all": show_all,
         "page_rows": str(PAGE_ROWS),

@@ -17,9 +17,25 @@ from django.urls import URLResolver, resolve, reverse
 
 import leagues.urls
 from accounts.models import User
+from games.models import Mail, Seat
 from leagues.clubs import club_invite
-from leagues.models import AuditEntry, Club, ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
+from leagues.models import (
+    AuditEntry,
+    Club,
+    ClubInvitation,
+    Entrant,
+    Fixture,
+    League,
+    Membership,
+    Round,
+    Season,
+    SeatOffer,
+    Substitute,
+    Unavailability,
+)
+from leagues.results import result_forfeit
 from leagues.seasons import season_create, season_open_registration, season_register
+from leagues.substitutes import substitute_add
 from tests.accounts.factories import UserFactory
 from tests.leagues.factories import make_club, make_league, make_season, member
 
@@ -90,6 +106,9 @@ def fingerprint() -> tuple[Any, ...]:
         Fixture.objects.exclude(how="").count(),
         sorted(Round.objects.values_list("play_by", flat=True), key=str),
         sorted(Entrant.objects.values_list("division", flat=True)),
+        sorted(Unavailability.objects.values_list("entrant_id", "round_number")),
+        sorted(Substitute.objects.values_list("season_id", "user_id")),
+        sorted(SeatOffer.objects.values_list("pk", "taken_by_id")),
     )
 
 
@@ -269,6 +288,23 @@ CASES = [
         lambda w: {"by": "rating"},
         state="closed",
     ),
+    Case("availability post", _season("leagues-availability"), MEMBER_POST, "post", lambda w: {"rounds": ["1"]}),
+    Case(
+        "availability post before the draw",
+        _season("leagues-availability"),
+        MEMBER_POST,
+        "post",
+        lambda w: {"rounds": ["1"]},
+        state="registration",
+    ),
+    Case("volunteer post", _season("leagues-substitute-volunteer"), MEMBER_POST, "post", lambda w: {"action": "join"}),
+    Case(
+        "substitutes post",
+        _season("leagues-substitutes"),
+        ORGANIZER_POST,
+        "post",
+        lambda w: {"action": "add", "user": w.target.pk},
+    ),
 ]
 
 
@@ -368,6 +404,25 @@ def test_the_invitation_link_opens_the_club_to_whoever_holds_it_once(public: boo
     assert Client().get(reverse("leagues-invite", args=["made-up"])).status_code == 200
 
 
+@pytest.mark.parametrize("public", [True, False])
+def test_the_seat_offer_link_seats_only_the_member_it_was_sent_to(public: bool) -> None:
+    world = build(public=public)
+    organizer = world.users["organizer"]
+    assert organizer is not None and world.fixture is not None
+    substitute_add(season=world.season, actor=world.target, user=world.target)
+    result_forfeit(fixture=world.fixture, actor=organizer, entrants=[world.fixture.seats[1]], reason="Gone.")
+    mail = Mail.objects.filter(user=world.target, body__contains="Take the seat:").get()
+    link = mail.body.split("Take the seat: ")[1].split()[0].replace("http://testserver", "")
+    assert {role: _get(world, role, link) for role in ROLES} == EVERYONE
+    for role in ROLES:  # nobody but the member it was sent to takes the seat
+        before = fingerprint()
+        response = client_for(world.users[role]).post(link)
+        assert response.status_code == 302 and fingerprint() == before, role
+    response = client_for(world.target).post(link)
+    assert response["Location"] == reverse("games-match", args=[world.fixture.match_id])
+    assert Seat.objects.get(match_id=world.fixture.match_id, number=1).user_id == world.target.pk
+
+
 @pytest.mark.parametrize("token", ["%00", "a%00b", "%C3%A9t%C3%A9", "x" * 65, "a.b"])
 def test_a_made_up_invitation_link_is_not_found_whatever_it_holds(token: str) -> None:
     """Any text, a NUL byte even (which PostgreSQL refuses in a text column): the link is not valid, no 500."""
@@ -395,5 +450,5 @@ def test_every_league_url_is_in_the_matrix() -> None:
     worlds = {state: build(state=state) for state in {case.state for case in CASES}}
     covered = {resolve(case.url(worlds[case.state]).split("?")[0]).url_name for case in CASES}
     names = {name for pattern in leagues.urls.urlpatterns for name in _url_names(pattern)}
-    # The invitation link answers whoever holds it: its own test below.
-    assert names - covered - {"leagues-invite"} == set(), "league URLs without a row in CASES"
+    # The invitation and seat-offer links answer whoever holds them: their own tests above.
+    assert names - covered - {"leagues-invite", "leagues-seat-offer"} == set(), "league URLs without a row in CASES"

@@ -41,7 +41,10 @@ from leagues.models import (
     Rating,
     Round,
     Season,
+    SeatOffer,
     Standing,
+    Substitute,
+    Unavailability,
 )
 from leagues.seasons import (
     season_create,
@@ -169,7 +172,8 @@ def build() -> World:
     return World(club, league, running, open_, other_club, other_league, other_season, users, tokens, clients)
 
 
-SNAPSHOT = [Club, Membership, ClubInvitation, League, Season, Entrant, Round, Fixture, Standing, AuditEntry, Rating]
+SNAPSHOT = [Club, Membership, ClubInvitation, League, Season, Entrant, Round, Fixture, Standing, AuditEntry]
+SNAPSHOT += [Rating, Unavailability, Substitute, SeatOffer]
 
 
 def snapshot() -> dict[str, list[dict[str, Any]]]:

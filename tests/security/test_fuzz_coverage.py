@@ -93,6 +93,10 @@ FUZZED: dict[str, list[str]] = {
     "leagues-round-settle": [f"{LEAGUE_POST}[round settle]"],
     "leagues-season-edit": [f"{LEAGUE_POST}[season edit]"],
     "leagues-divisions-seed": [f"{LEAGUE_POST}[divisions seed]"],
+    "leagues-availability": [f"{LEAGUE_POST}[availability]"],
+    "leagues-substitute-volunteer": [f"{LEAGUE_POST}[substitute volunteer]"],
+    "leagues-substitutes": [f"{LEAGUE_POST}[substitutes]"],
+    "leagues-seat-offer": [f"{LEAGUES}::test_a_seat_offer_link_takes_any_token_and_changes_nothing"],
     "leagues-standings": [f"{LEAGUES}::test_the_league_pages_take_any_query_string"],
 }
 # Views that answer a POST as they answer a GET and read nothing of either.

@@ -22,6 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
+from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
 from django.urls import reverse
@@ -34,6 +35,7 @@ from games.models import Seat
 from leagues import tiebreaks
 from leagues.forms import DivisionForm
 from leagues.models import ClubInvitation, Entrant, Fixture, League, Membership, Round, Season
+from leagues.substitutes import OFFER_SALT
 from tests.security.league_world import (
     CLOCK_HOURS,
     DATE,
@@ -356,6 +358,31 @@ CASES = [
         lambda w, draw: draw(st.fixed_dictionaries({}, optional={"by": choice(["rating", "standings"])})),
     ),
     Case(
+        "availability",
+        _who("entrant", "player", "organizer", "outsider", "other_member"),
+        lambda w, draw: w.season_url("leagues-availability", _season(w, draw)),
+        lambda w, draw: draw(
+            st.fixed_dictionaries({}, optional={"rounds": st.lists(choice(["1", "2"], NUMBER), max_size=4)})
+        ),
+    ),
+    Case(
+        "substitute volunteer",
+        _who("player", "entrant", "outsider", "other_member"),
+        lambda w, draw: w.season_url("leagues-substitute-volunteer", _season(w, draw)),
+        lambda w, draw: draw(st.fixed_dictionaries({}, optional={"action": choice(["join", "leave"])})),
+    ),
+    Case(
+        "substitutes",
+        _who("organizer", "player", "other_organizer"),
+        lambda w, draw: w.season_url("leagues-substitutes", _season(w, draw)),
+        lambda w, draw: draw(
+            st.fixed_dictionaries(
+                {"user": st.one_of(st.just(str(_user_id(w, draw))), NUMBER)},
+                optional={"action": choice(["add", "remove"])},
+            )
+        ),
+    ),
+    Case(
         "season finish",
         _who("organizer", "player"),
         lambda w, draw: w.season_url("leagues-season-finish", _season(w, draw)),
@@ -427,11 +454,24 @@ def test_the_plain_posts_these_probes_bend_are_accepted(league_world: World) -> 
             league_world.season_url("leagues-result", league_world.running, running_fixture.pk),
             {"action": "forfeit", "forfeit-entrants": [running_fixture.seats[0]], "forfeit-reason": "No show."},
         ),
+        (
+            league_world.season_url("leagues-substitutes", league_world.running),
+            {"action": "add", "user": str(league_world.users["target"].pk)},
+        ),
     ]
     for url, posted in posts:
         with transaction.atomic():
             before = snapshot()
             response = organizer.post(url, posted)
+            assert response.status_code == 302 and snapshot() != before, (url, response.status_code)
+            transaction.set_rollback(True)
+    for who, url, posted in (
+        ("entrant", league_world.season_url("leagues-availability", league_world.open), {"rounds": ["2"]}),
+        ("player", league_world.season_url("leagues-substitute-volunteer", league_world.running), {"action": "join"}),
+    ):
+        with transaction.atomic():
+            before = snapshot()
+            response = league_world.client(who).post(url, posted)
             assert response.status_code == 302 and snapshot() != before, (url, response.status_code)
             transaction.set_rollback(True)
     outsider = league_world.client("outsider")
@@ -457,6 +497,34 @@ def test_an_invitation_page_takes_any_token(league_world: World, token: str) -> 
         assert response.status_code == 200, response.status_code
         usable = "invites you to play" in response.content.decode()
         assert usable == (token in ("live", "other"))  # the other club's invitation is live too
+
+
+SIGNED_ODD = st.one_of(
+    st.dictionaries(st.sampled_from(["o", "u"]), st.one_of(st.integers(), TEXT, st.none()), max_size=2),
+    st.lists(st.integers(), max_size=3),
+    st.fixed_dictionaries({"o": st.integers(min_value=1, max_value=2**70), "u": st.integers(min_value=1)}),
+)
+
+
+@FUZZ
+@given(
+    token=st.one_of(TEXT.filter(bool), SIGNED_ODD.map(lambda data: signing.dumps(data, salt=OFFER_SALT))),
+    who=st.sampled_from(["organizer", "player", "outsider", "target"]),
+)
+@example(token="\x00", who="player")
+def test_a_seat_offer_link_takes_any_token_and_changes_nothing(league_world: World, token: str, who: str) -> None:
+    """Made-up, altered or oddly signed offer links: never a 500, nothing changes, and the page says why."""
+    url = "/leagues/offers/" + quote(token, safe="") + "/"
+    with transaction.atomic():
+        before = snapshot()
+        got = league_world.client(who).get(url)
+        posted = league_world.client(who).post(url)
+        assert got.status_code < 500 and posted.status_code < 500
+        assert snapshot() == before
+        if "/" not in token:
+            said = got.content.decode()
+            assert got.status_code == 200 and ("not valid" in said or "no longer offered" in said), said[-500:]
+        transaction.set_rollback(True)
 
 
 @FUZZ
