@@ -176,7 +176,7 @@ def swiss_round(order: Sequence[int], *, table_size: int, met: Mapping[tuple[int
     ``order`` is the standings, best first; ``met`` counts earlier meetings by (smaller id, larger id).
     Tables go down the order (fuller tables first, bots at the end as in ``schedule``): each takes the
     best entrant left and, from the next few, those who met the table least, the nearest in the
-    order when that ties. Not used by seasons yet.
+    order when that ties. A Swiss league's rounds are drawn with it as they open (``rounds.swiss_draw``).
     """
     if len(set(order)) != len(order) or len(order) < 2 or table_size < 2:
         raise ValueError("A Swiss round needs at least two different entrants and tables of two or more.")

@@ -67,6 +67,13 @@ class LeagueForm(forms.Form):
         help_text="From first place down, separated by commas, e.g. 4,2,1,0. Empty: the usual points for the table.",
     )
     rated = forms.BooleanField(required=False, initial=True, help_text="The matches count towards players' ratings.")
+    format = forms.ChoiceField(
+        choices=League.Format.choices,
+        initial=League.Format.ROUND_ROBIN,
+        required=False,
+        help_text="Round robin draws every round at the start; Swiss draws each round from the standings "
+        "after the one before (one round after another). It changes only while no season is running.",
+    )
     round_days = forms.IntegerField(
         min_value=1,
         max_value=365,
@@ -103,7 +110,7 @@ class LeagueForm(forms.Form):
 
     @property
     def main_fields(self) -> list[forms.BoundField]:
-        names = ("name", "table_size", "time_control", *CLOCK_FIELDS, "timeout_bot_level", "round_days")
+        names = ("name", "format", "table_size", "time_control", *CLOCK_FIELDS, "timeout_bot_level", "round_days")
         return [self[name] for name in names]
 
     @property
@@ -179,6 +186,7 @@ class LeagueForm(forms.Form):
             "tiebreaks": data["tiebreaks"],
             "rated": data["rated"],
             "round_days": data["round_days"],
+            "format": data["format"] or None,
         }
 
 
@@ -194,6 +202,7 @@ def league_initial(league: League) -> dict[str, Any]:
         "place_points": ",".join(f"{p:g}" for p in league.place_points),
         "rated": league.rated,
         "round_days": league.round_days,
+        "format": league.format,
         **dict(zip(TIEBREAK_FIELDS, league.tiebreaks, strict=False)),
         **dict.fromkeys(TIEBREAK_FIELDS[len(league.tiebreaks) :], ""),
         **{OPTION_PREFIX + key: value for key, value in league.options.items()},

@@ -85,6 +85,10 @@ class League(models.Model):
         PLACES = "places", "Points per place"
         GAME_SCORE = "game_score", "The game's own score"
 
+    class Format(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=80)
     slug = models.SlugField(max_length=80)
@@ -101,6 +105,8 @@ class League(models.Model):
     # The league's cadence: a season without an end date gives each round this many days, and the season
     # made at a finish (leagues.rollover) starts the day after and lasts its rounds times this.
     round_days = models.PositiveSmallIntegerField(default=7, help_text="Days each round lasts.")
+    # Round robin: every round drawn at the start. Swiss: round 1 at the start, each next one from the standings.
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.ROUND_ROBIN)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -109,6 +115,11 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})"
+
+    @property
+    def is_swiss(self) -> bool:
+        """Each round after the first is drawn from the standings as it opens, so rounds open one after another."""
+        return self.format == self.Format.SWISS
 
 
 class Season(models.Model):

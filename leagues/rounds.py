@@ -5,11 +5,17 @@ sequential season), when its date comes (``leagues.tasks.rounds_sweep``) or, in 
 once every table of the round before is counted (``round_next``, which ``leagues.results`` calls).
 Settling a round past its "play by" date gives its late tables their results, so it lives with them
 (``leagues.results.round_settle``).
+
+A Swiss league's round gets its tables as it opens (``round_matches_create``, under the round's lock, so once):
+round 1 by the seeds at the draw, each later one from the standings once the round before is all counted.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from datetime import datetime
+from itertools import combinations
 from typing import Any
 
 from django.db import transaction
@@ -19,10 +25,13 @@ from accounts.models import User
 from games.clocks import TimeControl
 from games.models import SeatSpec
 from games.services import match_create
+from leagues import fixtures as schedules
+from leagues import ratings
 from leagues.clubs import check_organizer
 from leagues.errors import LeagueRefused
-from leagues.models import AuditEntry, Entrant, Fixture, League, Round, Season
+from leagues.models import AuditEntry, Entrant, Fixture, League, Rating, Round, Season
 from leagues.record import audit
+from leagues.selectors import standings_for
 from leagues.substitutes import seat_offers_make, unavailable_entrants
 from leagues.wording import plural, round_name
 
@@ -74,6 +83,8 @@ def round_matches_create(round_: Round, season: Season, actor: User | None) -> N
     if round_.opened_at is not None:
         return
     league = season.league
+    if league.is_swiss and not round_.fixtures.exists():
+        swiss_draw(round_=round_, season=season, order=swiss_order(round_=round_, season=season))
     fixtures = list(round_.fixtures.filter(match=None))
     ids = {e for f in fixtures for e in f.seats if e is not None}
     users = {e.pk: e.user for e in Entrant.objects.filter(pk__in=ids).select_related("user")}
@@ -128,3 +139,79 @@ def round_next(round_: Round, season: Season) -> None:
     if following is not None:
         round_matches_create(following, season, None)
         round_next(following, season)  # a round with no table to play (byes only) leads straight on
+
+
+# --- Swiss rounds: each drawn from the standings once the round before is settled ----------------
+
+
+def seed_order(season: Season, entrants: list[Entrant], by: str) -> list[Entrant]:
+    """The entrants best first, as ``leagues.seasons.divisions_seed`` cuts them (and a Swiss round 1 seats them)."""
+    users = [e.user_id for e in entrants]
+    rated = dict(Rating.objects.filter(game=season.league.game, user_id__in=users).values_list("user_id", "ordinal"))
+    default = ratings.ordinal(*ratings.DEFAULT)
+    by_rating = {e.user_id: -rated.get(e.user_id, default) for e in entrants}
+    if by == "rating":
+        return sorted(entrants, key=lambda e: (by_rating[e.user_id], e.pk))
+    previous = season.previous
+    if previous is None:
+        raise LeagueRefused("This is the league's first season: there are no standings to seed from. Seed by rating.")
+    place: dict[int, int] = {}
+    for division in range(1, previous.divisions + 1):
+        for row in standings_for(season=previous, division=division):
+            place.setdefault(row.user_id, len(place))
+    return sorted(entrants, key=lambda e: (e.user_id not in place, place.get(e.user_id, 0), by_rating[e.user_id], e.pk))
+
+
+def swiss_seeds(season: Season, division: int) -> list[int]:
+    """A division's entrant ids best first at the start: the divisions' seeding where it was made, else by rating
+    (then registration). It also breaks ties in the standings when a later round is drawn."""
+    entrants = list(season.entrants.filter(division=division))
+    by_rating = {e.pk: n for n, e in enumerate(seed_order(season, entrants, "rating"))}
+    seeded = sorted(entrants, key=lambda e: (e.seed_rank is None, e.seed_rank or 0, by_rating[e.pk]))
+    return [e.pk for e in seeded]
+
+
+def swiss_order(*, round_: Round, season: Season) -> list[int]:
+    """Who sits where in a Swiss round, best first: the seeds for round 1, later the standings (points, then the
+    league's tie-breaks, then the seeds), once every table of the round before is counted."""
+    seeds = swiss_seeds(season, round_.division)
+    if round_.number == 1:
+        return seeds
+    if Fixture.objects.filter(
+        round__season=season, round__division=round_.division, round__number__lt=round_.number, counted_at=None
+    ).exists():
+        raise LeagueRefused(
+            f"{round_name(round_, season)} of a Swiss season is drawn from the standings: "
+            "it opens once every table of the round before is settled."
+        )
+    place = {pk: n for n, pk in enumerate(seeds)}
+    rows = standings_for(season=season, division=round_.division)
+    return [r.entrant_id for r in sorted(rows, key=lambda r: (r.rank, place.get(r.entrant_id, len(place))))]
+
+
+def swiss_draw(*, round_: Round, season: Season, order: Sequence[int]) -> None:
+    """The round's tables from ``order`` (best first), avoiding old opponents (``fixtures.swiss_round``); with
+    byes, those lowest in the order who sat out least sit out. The caller holds the round's lock."""
+    size = season.league.table_size
+    met: Counter[tuple[int, int]] = Counter()
+    earlier = Fixture.objects.filter(
+        round__season=season, round__division=round_.division, round__number__lt=round_.number
+    )
+    for seats in earlier.values_list("seats", flat=True):
+        met.update(combinations(sorted(e for e in seats if e is not None), 2))
+    byes: list[int] = []
+    if season.fill == Season.Fill.BYES:
+        before = Round.objects.filter(season=season, division=round_.division, number__lt=round_.number)
+        sat_out = Counter(e for out in before.values_list("byes", flat=True) for e in out)
+        out = set(sorted(order, key=lambda e: (sat_out[e], -order.index(e)))[: len(order) % size])
+        byes = [e for e in order if e in out]
+    playing = [e for e in order if e not in byes]
+    try:
+        tables = schedules.swiss_round(playing, table_size=size, met=met)
+    except ValueError as exc:  # the draw's sentence says what cannot be drawn
+        raise LeagueRefused(str(exc)) from exc
+    Fixture.objects.bulk_create(
+        Fixture(round=round_, table_number=n, seats=list(t.seats)) for n, t in enumerate(tables, start=1)
+    )
+    round_.byes = byes
+    round_.save(update_fields=["byes"])

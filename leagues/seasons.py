@@ -25,13 +25,13 @@ from games.clocks import TimeControl
 from games.models import Seat
 from games.outbox import absolute_url, mail_queue, mail_safe
 from leagues import fixtures as schedules
-from leagues import ratings, tiebreaks
+from leagues import tiebreaks
 from leagues.clubs import check_organizer, unique_slug
 from leagues.errors import LeagueRefused
-from leagues.models import AuditEntry, Club, Entrant, Fixture, League, Membership, Rating, Round, Season, Standing
+from leagues.models import AuditEntry, Club, Entrant, Fixture, League, Membership, Round, Season, Standing
 from leagues.record import audit
-from leagues.rounds import check_round_dates, round_matches_create
-from leagues.selectors import standings_for, waiting_list
+from leagues.rounds import check_round_dates, round_matches_create, seed_order, swiss_draw, swiss_seeds
+from leagues.selectors import waiting_list
 from leagues.wording import plural
 
 DEFAULT_ROUND_DAYS = 7
@@ -75,6 +75,7 @@ class LeagueSettings(TypedDict, total=False):
     tiebreaks: Sequence[str] | None
     rated: bool
     round_days: int | None
+    format: str | None
 
 
 def league_create(*, club: Club, actor: User, **settings: Unpack[LeagueSettings]) -> League:
@@ -102,6 +103,8 @@ def league_update(*, league: League, actor: User, **settings: Unpack[LeagueSetti
         scored = (fields["scoring"], fields["place_points"]) != (league.scoring, list(league.place_points))
         if Season.Status.RUNNING in statuses and scored:
             raise LeagueRefused("The scoring cannot change while a season is running: finish it first.")
+        if Season.Status.RUNNING in statuses and fields.get("format", league.format) != league.format:
+            raise LeagueRefused("The format cannot change while a season is running: finish it first.")
         changes = _league_changes(league, fields)
         for key, value in fields.items():
             setattr(league, key, value)
@@ -156,8 +159,9 @@ def _league_fields(
     tiebreaks: Sequence[str] | None = None,
     rated: bool = True,
     round_days: int | None = None,
+    format: str | None = None,
 ) -> dict[str, Any]:
-    """A league's settings checked, as model fields (``round_days`` only when given: None keeps it)."""
+    """A league's settings checked, as model fields (``round_days`` and ``format`` only when given: None keeps it)."""
     name = (name or "").strip()
     if not name:
         raise LeagueRefused("Give the league a name.")
@@ -179,7 +183,11 @@ def _league_fields(
         raise LeagueRefused("Score by points per place or by the game's own score.")
     if round_days is not None and (isinstance(round_days, bool) or not 1 <= round_days <= 365):
         raise LeagueRefused("A round lasts from 1 to 365 days.")
-    cadence = {} if round_days is None else {"round_days": round_days}
+    if format is not None and format not in League.Format.values:
+        raise LeagueRefused("Choose a round robin or a Swiss format.")
+    cadence: dict[str, Any] = {} if round_days is None else {"round_days": round_days}
+    if format is not None:
+        cadence["format"] = format
     return {
         **cadence,
         "name": name,
@@ -262,6 +270,7 @@ def season_create(
         or settle not in Season.Settle.values
     ):
         raise LeagueRefused("Choose how rounds open, how empty seats are filled and how late matches are settled.")
+    check_swiss_rounds(league, round_mode)
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).first()  # numbers one season at a time
         last = Season.objects.filter(league=league).order_by("-number").first()
@@ -446,7 +455,7 @@ def divisions_seed(*, season: Season, actor: User, by: str) -> list[Entrant]:
                 f"{plural(len(entrants), 'player')} cannot fill {plural(season.divisions, 'division')}: "
                 "wait for more registrations, or have fewer divisions."
             )
-        order = _seed_order(season, entrants, by)
+        order = seed_order(season, entrants, by)
         cut, extra = divmod(len(order), season.divisions)
         start = 0
         for division in range(1, season.divisions + 1):
@@ -469,24 +478,6 @@ def divisions_seed(*, season: Season, actor: User, by: str) -> list[Entrant]:
     return order
 
 
-def _seed_order(season: Season, entrants: list[Entrant], by: str) -> list[Entrant]:
-    """The entrants best first, as ``divisions_seed`` cuts them."""
-    users = [e.user_id for e in entrants]
-    rated = dict(Rating.objects.filter(game=season.league.game, user_id__in=users).values_list("user_id", "ordinal"))
-    default = ratings.ordinal(*ratings.DEFAULT)
-    by_rating = {e.user_id: -rated.get(e.user_id, default) for e in entrants}
-    if by == "rating":
-        return sorted(entrants, key=lambda e: (by_rating[e.user_id], e.pk))
-    previous = season.previous
-    if previous is None:
-        raise LeagueRefused("This is the league's first season: there are no standings to seed from. Seed by rating.")
-    place: dict[int, int] = {}
-    for division in range(1, previous.divisions + 1):
-        for row in standings_for(season=previous, division=division):
-            place.setdefault(row.user_id, len(place))
-    return sorted(entrants, key=lambda e: (e.user_id not in place, place.get(e.user_id, 0), by_rating[e.user_id], e.pk))
-
-
 # --- the draw and the start -------------------------------------------------------
 
 
@@ -498,6 +489,7 @@ def fixtures_generate(*, season: Season, actor: User, seed: int | None = None) -
         check_organizer(league.club_id, actor)
         if season.status != Season.Status.CLOSED:
             raise LeagueRefused("Close registration before making the fixtures; they cannot change once it starts.")
+        check_swiss_rounds(league, season.round_mode)
         season.seed = secrets.randbits(31) if seed is None else seed
         season.save(update_fields=["seed"])
         season.round_set.all().delete()
@@ -520,12 +512,23 @@ def fixtures_generate(*, season: Season, actor: User, seed: int | None = None) -
     return made
 
 
+def check_swiss_rounds(league: League, round_mode: str) -> None:
+    """A Swiss round is drawn from the standings after the one before: its rounds cannot all open at once."""
+    if league.is_swiss and round_mode != Season.RoundMode.SEQUENTIAL:
+        raise LeagueRefused(
+            "This league plays a Swiss format: each round is drawn from the standings after the one before, "
+            "so its rounds open one after another, not all at once."
+        )
+
+
 def _division_fixtures(season: Season, league: League, division: int, ids: list[int]) -> list[Round]:
     size = league.table_size
     if len(ids) < 2:
         raise LeagueRefused(f"Division {division} needs at least two players.")
     if season.fill == Season.Fill.BYES and len(ids) < size:
         raise LeagueRefused(f"Division {division} has {len(ids)} players, too few for tables of {size} without bots.")
+    if league.is_swiss:
+        return _swiss_fixtures(season, division)
     try:
         draw = schedules.schedule(
             ids,
@@ -549,6 +552,27 @@ def _division_fixtures(season: Season, league: League, division: int, ids: list[
             for n, table in enumerate(drawn.tables, start=1)
         ]
     Fixture.objects.bulk_create(fixtures)
+    return made
+
+
+def _swiss_fixtures(season: Season, division: int) -> list[Round]:
+    """A Swiss season's rounds, with only the first drawn (by the seeds); the others are drawn as they open."""
+    made = []
+    for number in range(1, season.rounds + 1):
+        opens_at, play_by = _round_dates(season, number)
+        made.append(
+            Round.objects.create(season=season, number=number, division=division, opens_at=opens_at, play_by=play_by)
+        )
+    order = swiss_seeds(season, division)
+    # The seeds break ties in the standings all season: those without one (newcomers) get theirs now, after the
+    # seeded, so that ratings changing during the season leave them as they were.
+    entrants = {e.pk: e for e in season.entrants.filter(division=division)}
+    last = max((e.seed_rank or 0 for e in entrants.values()), default=0)
+    unseeded = [entrants[pk] for pk in order if entrants[pk].seed_rank is None]
+    for n, entrant in enumerate(unseeded, start=last + 1):
+        entrant.seed_rank = n
+    Entrant.objects.bulk_update(unseeded, ["seed_rank"])
+    swiss_draw(round_=made[0], season=season, order=order)
     return made
 
 

@@ -346,7 +346,9 @@ def _option_words(value: Any) -> str:
 def season_create(request: AuthedRequest, club_slug: str, league_slug: str) -> HttpResponse:
     league, role = _league(request, club_slug, league_slug)
     _organizer_only(role)
-    form = SeasonForm(request.POST or None)
+    # A Swiss league draws each round from the standings, so its rounds open one after another.
+    initial = {"round_mode": Season.RoundMode.SEQUENTIAL} if league.is_swiss else {}
+    form = SeasonForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
             season = seasons.season_create(league=league, actor=request.user, **form.cleaned_data)
