@@ -72,7 +72,7 @@ class NumberTable:
     """A table of number inputs, one cell per value: ``rows`` holds ``(label, ((cell, default), ...))``.
 
     A cell whose default is None may be left empty ("as the table above"). ``folded`` tables are drawn inside a
-    closed ``<details>``: what few players change.
+    closed disclosure (a details element, in the template): what few players change.
     """
 
     caption: str

@@ -792,4 +792,4 @@ def seat_substitute(*, match: Match, number: int, user: User) -> int:
         Seat.objects.filter(pk=seat.pk).update(user=user, bank=seat.bank, deadline=deadline, **fresh)
         if deadline is not None:
             transaction.on_commit(partial(deadline_schedule, seat_id=seat.pk, deadline=deadline))
-        return Move.objects.filter(match=locked).count() + 1
+        return locked.version + 1  # the version counts the moves made (each move is ply ``version``)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -17,7 +18,7 @@ from accounts.http import HtmxHttpRequest
 from accounts.models import User
 from games.errors import Refused
 from leagues import selectors
-from leagues.errors import NotOrganizer
+from leagues.errors import LeagueRefused, NotOrganizer
 from leagues.models import Club, League, Membership, Season
 
 ORGANIZER = Membership.Role.ORGANIZER
@@ -83,6 +84,12 @@ def refused(request: HtmxHttpRequest, exc: Refused) -> None:
     if isinstance(exc, NotOrganizer):
         raise PermissionDenied(str(exc))
     messages.error(request, str(exc))
+
+
+def check_form(form: forms.Form) -> None:
+    """A form that does not validate is refused with its first error, so the page says it in a sentence."""
+    if not form.is_valid():
+        raise LeagueRefused(str(next(iter(form.errors.values()))[0]))
 
 
 def season_url(season: Season, page: str = "leagues-season") -> str:

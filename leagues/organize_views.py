@@ -16,8 +16,7 @@ from django.views.decorators.http import require_POST
 from accounts.http import AuthedRequest
 from games.errors import Refused
 from leagues import rollover, rounds, seasons, selectors
-from leagues.access import found, organizer_only, refused, season_access, season_context, season_url
-from leagues.errors import LeagueRefused
+from leagues.access import check_form, found, organizer_only, refused, season_access, season_context, season_url
 from leagues.forms import SeasonEditForm, SeedForm
 from leagues.models import Round, Season
 from leagues.wording import round_name
@@ -103,8 +102,7 @@ def divisions_seed(request: AuthedRequest, club_slug: str, league_slug: str, num
     organizer_only(role)
     form = SeedForm(request.POST)
     try:
-        if not form.is_valid():
-            raise LeagueRefused(str(next(iter(form.errors.values()))[0]))
+        check_form(form)
         seasons.divisions_seed(season=season, actor=request.user, by=form.cleaned_data["by"])
     except Refused as exc:
         refused(request, exc)

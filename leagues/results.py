@@ -466,10 +466,7 @@ def _forfeit_play_on(
     seats = _forfeit_seats(fixture, losers)
     _bots_take_over(fixture, season.league, seats=seats)
     seat_offers_make(fixture=fixture, seats=seats)  # a substitute from the pool may play the seat on instead
-    entrants = {
-        e.pk: e
-        for e in Entrant.objects.filter(pk__in=[e for e in fixture.seats if e is not None]).select_related("user")
-    }
+    entrants = _entrants_at(fixture)
     names = {pk: e.user.name for pk, e in entrants.items()}
     who = _names_of(fixture, seats, names)
     entry = audit(
@@ -499,6 +496,12 @@ def _forfeit_play_on(
     return fixture
 
 
+def _entrants_at(fixture: Fixture) -> dict[int, Entrant]:
+    """The table's entrants with their players, by entrant id: the people a result mail goes to."""
+    seated = [e for e in fixture.seats if e is not None]
+    return {e.pk: e for e in Entrant.objects.filter(pk__in=seated).select_related("user")}
+
+
 def _mail_about(fixture: Fixture, season: Season, entrant: Entrant) -> dict[str, Any]:
     """What every result mail names: the player, the table, the season and its page."""
     league = season.league
@@ -525,8 +528,7 @@ def _result_mails(
 
     Keyed by the record's entry: a change mails once, and a second change mails again.
     """
-    entrants = Entrant.objects.filter(pk__in=[e for e in fixture.seats if e is not None]).select_related("user")
-    by_pk = {e.pk: e for e in entrants}
+    by_pk = _entrants_at(fixture)
     for seat, pk in enumerate(fixture.seats):
         entrant = by_pk.get(pk) if pk is not None else None
         if entrant is None:

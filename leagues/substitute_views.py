@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from accounts.http import AuthedRequest, HtmxHttpRequest
 from games.errors import Refused
 from leagues import selectors, substitutes
-from leagues.access import member_only, organizer_only, refused, season_access, season_url, user_of
+from leagues.access import check_form, member_only, organizer_only, refused, season_access, season_url, user_of
 from leagues.errors import LeagueRefused
 from leagues.forms import AvailabilityForm, SubstituteForm
 
@@ -30,8 +30,7 @@ def availability(request: AuthedRequest, club_slug: str, league_slug: str, numbe
     member_only(role)
     form = AvailabilityForm(request.POST, rounds=season.rounds)
     try:
-        if not form.is_valid():
-            raise LeagueRefused(str(next(iter(form.errors.values()))[0]))
+        check_form(form)
         chosen = substitutes.availability_set(season=season, user=request.user, unavailable=form.cleaned_data["rounds"])
     except Refused as exc:
         refused(request, exc)
@@ -72,8 +71,7 @@ def pool(request: AuthedRequest, club_slug: str, league_slug: str, number: int) 
     organizer_only(role)
     form = SubstituteForm(request.POST)
     try:
-        if not form.is_valid():
-            raise LeagueRefused(str(next(iter(form.errors.values()))[0]))
+        check_form(form)
         user = selectors.member_get(club=season.league.club, user_id=form.cleaned_data["user"])
         if user is None:
             raise LeagueRefused("Pick a member of the club.")

@@ -32,18 +32,18 @@ from leagues import clubs as club_services
 from leagues import fixtures as schedules
 from leagues import results, rollover, rounds, seasons, selectors, tiebreaks
 from leagues.access import (
+    ORGANIZER,
+    check_form,
     club_access,
     found,
     league_access,
     member_only,
     organizer_only,
     refused,
-    role_in,
     season_access,
     season_context,
     season_url,
     user_of,
-    visible,
 )
 from leagues.errors import LeagueRefused, NumbersRefused
 from leagues.forms import (
@@ -72,21 +72,12 @@ from leagues.presenters import (
 )
 from leagues.substitutes import UPCOMING
 
-ORGANIZER = Membership.Role.ORGANIZER
-
-
-# --- access: leagues.access, under the names these views have always used ----------
-
-_club, _league, _season, _found = club_access, league_access, season_access, found
-_role_in, _visible, _organizer_only, _member_only = role_in, visible, organizer_only, member_only
-_user, _refused, _season_context = user_of, refused, season_context
-
 # --- clubs -----------------------------------------------------------------------
 
 
 @require_GET
 def clubs(request: HtmxHttpRequest) -> HttpResponse:
-    user = _user(request)
+    user = user_of(request)
     listed = list(selectors.clubs_for(user=user))
     mine = selectors.club_ids_for(user=user) if user else set()
     return render(
@@ -112,7 +103,7 @@ def club_create(request: AuthedRequest) -> HttpResponse:
 
 @require_GET
 def club_detail(request: HtmxHttpRequest, club_slug: str) -> HttpResponse:
-    club, role = _club(request, club_slug)
+    club, role = club_access(request, club_slug)
     members = selectors.memberships_of(club=club) if role else None
     return render(
         request,
@@ -130,11 +121,11 @@ def club_detail(request: HtmxHttpRequest, club_slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def club_join(request: AuthedRequest, club_slug: str) -> HttpResponse:
-    club, _role = _club(request, club_slug)
+    club, _role = club_access(request, club_slug)
     try:
         club_services.club_join(user=request.user, club=club)
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
     else:
         messages.success(request, f"Welcome to {club.name}.")
     return redirect("leagues-club", club.slug)
@@ -142,8 +133,8 @@ def club_join(request: AuthedRequest, club_slug: str) -> HttpResponse:
 
 @login_required
 def club_invite(request: AuthedRequest, club_slug: str) -> HttpResponse:
-    club, role = _club(request, club_slug)
-    _organizer_only(role)
+    club, role = club_access(request, club_slug)
+    organizer_only(role)
     form = InviteForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -159,7 +150,7 @@ def club_invite(request: AuthedRequest, club_slug: str) -> HttpResponse:
 def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
     """The link in an invitation mail: shows the club and joins it on a post (after logging in)."""
     invitation = selectors.invitation_for(token=token)
-    user = _user(request)
+    user = user_of(request)
     if invitation is not None and user is not None and invitation.accepted_by_id == user.pk:
         # Accepted at the login that brought them back here (leagues.account_adapter): on to the club.
         club_invitation_forget(request)
@@ -184,8 +175,8 @@ def invite(request: HtmxHttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_GET
 def members(request: AuthedRequest, club_slug: str) -> HttpResponse:
-    club, role = _club(request, club_slug)
-    _organizer_only(role)
+    club, role = club_access(request, club_slug)
+    organizer_only(role)
     memberships = selectors.memberships_of(club=club)
     pending = selectors.invitations_pending(club=club)
     context = {"club": club, "memberships": memberships, "pending": pending, "roles": Membership.Role.choices}
@@ -195,16 +186,16 @@ def members(request: AuthedRequest, club_slug: str) -> HttpResponse:
 @login_required
 @require_POST
 def member_role(request: AuthedRequest, club_slug: str, user_id: int) -> HttpResponse:
-    club, role = _club(request, club_slug)
-    _organizer_only(role)
-    member = _found(selectors.member_get(club=club, user_id=user_id))
+    club, role = club_access(request, club_slug)
+    organizer_only(role)
+    member = found(selectors.member_get(club=club, user_id=user_id))
     form = RoleForm(request.POST)
     try:
         if not form.is_valid():
             raise LeagueRefused("A member is either an organizer or a player.")
         club_services.member_set_role(club=club, actor=request.user, user=member, role=form.cleaned_data["role"])
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
     return redirect("leagues-members", club.slug)
 
 
@@ -212,11 +203,11 @@ def member_role(request: AuthedRequest, club_slug: str, user_id: int) -> HttpRes
 def member_remove(request: AuthedRequest, club_slug: str, user_id: int) -> HttpResponse:
     """An organizer removes a member; a member may remove themself (leave the club). The page asks first and
     says what becomes of their seats in the club's seasons (``clubs.member_remove``); the post removes."""
-    club, role = _club(request, club_slug)
+    club, role = club_access(request, club_slug)
     leaving = user_id == request.user.pk
     if not leaving:
-        _organizer_only(role)
-    member = _found(selectors.member_get(club=club, user_id=user_id))
+        organizer_only(role)
+    member = found(selectors.member_get(club=club, user_id=user_id))
     if request.method != "POST":
         entries = selectors.member_entries(club=club, user=member)
         context = {"club": club, "member": member, "leaving": leaving, "entries": entries}
@@ -225,7 +216,7 @@ def member_remove(request: AuthedRequest, club_slug: str, user_id: int) -> HttpR
     try:
         club_services.member_remove(club=club, actor=request.user, user=member)
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
         return redirect("leagues-club", club.slug)
     if leaving:
         messages.success(request, f"You have left {club.name}.")
@@ -238,14 +229,14 @@ def member_remove(request: AuthedRequest, club_slug: str, user_id: int) -> HttpR
 @require_POST
 def invitation_change(request: AuthedRequest, club_slug: str, invitation_id: int, action: str) -> HttpResponse:
     """The organizer mails an invitation again (a new link) or cancels it; either way the old link stops working."""
-    club, role = _club(request, club_slug)
-    _organizer_only(role)
-    invitation = _found(selectors.invitation_get(club=club, invitation_id=invitation_id))
+    club, role = club_access(request, club_slug)
+    organizer_only(role)
+    invitation = found(selectors.invitation_get(club=club, invitation_id=invitation_id))
     change = club_services.club_invitation_resend if action == "resend" else club_services.club_invitation_cancel
     try:
         change(invitation=invitation, actor=request.user)
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
     else:
         done = "A new invitation is on its way to" if action == "resend" else "The invitation is cancelled for"
         messages.success(request, f"{done} {invitation.email}; the old link no longer works.")
@@ -257,8 +248,8 @@ def invitation_change(request: AuthedRequest, club_slug: str, invitation_id: int
 
 @login_required
 def league_create(request: AuthedRequest, club_slug: str) -> HttpResponse:
-    club, role = _club(request, club_slug)
-    _organizer_only(role)
+    club, role = club_access(request, club_slug)
+    organizer_only(role)
     game = game_for(request.POST.get("game") or request.GET.get("game"))
     form = LeagueForm(request.POST or None, game=game)
     if request.method == "POST" and form.is_valid():
@@ -275,8 +266,8 @@ def league_create(request: AuthedRequest, club_slug: str) -> HttpResponse:
 
 @login_required
 def league_edit(request: AuthedRequest, club_slug: str, league_slug: str) -> HttpResponse:
-    league, role = _league(request, club_slug, league_slug)
-    _organizer_only(role)
+    league, role = league_access(request, club_slug, league_slug)
+    organizer_only(role)
     game = game_for(request.POST.get("game") or request.GET.get("game") or league.game)
     clock = TimeControl.from_json(league.time_control)
     form = LeagueForm(request.POST or None, game=game, initial=league_initial(league), clock=clock)
@@ -294,7 +285,7 @@ def league_edit(request: AuthedRequest, club_slug: str, league_slug: str) -> Htt
 
 @require_GET
 def league_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str) -> HttpResponse:
-    league, role = _league(request, club_slug, league_slug)
+    league, role = league_access(request, club_slug, league_slug)
     context = {
         "league": league,
         "club": league.club,
@@ -344,8 +335,8 @@ def _option_words(value: Any) -> str:
 
 @login_required
 def season_create(request: AuthedRequest, club_slug: str, league_slug: str) -> HttpResponse:
-    league, role = _league(request, club_slug, league_slug)
-    _organizer_only(role)
+    league, role = league_access(request, club_slug, league_slug)
+    organizer_only(role)
     # A Swiss league draws each round from the standings, so its rounds open one after another.
     initial = {"round_mode": Season.RoundMode.SEQUENTIAL} if league.is_swiss else {}
     form = SeasonForm(request.POST or None, initial=initial)
@@ -361,12 +352,12 @@ def season_create(request: AuthedRequest, club_slug: str, league_slug: str) -> H
 
 @require_GET
 def season_detail(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    season, role = _season(request, club_slug, league_slug, number)
-    user = _user(request)
+    season, role = season_access(request, club_slug, league_slug, number)
+    user = user_of(request)
     entrants = selectors.entrants_of(season=season)
     waiting = selectors.waiting_list(season=season) if season.status == Season.Status.REGISTRATION else []
     context = {
-        **_season_context(season, role),
+        **season_context(season, role),
         "entrants": entrants,
         "waiting": waiting,
         "waiting_ids": {e.pk for e in waiting},
@@ -397,7 +388,7 @@ def _season_action(request: AuthedRequest, season: Season, act: Callable[[], obj
     try:
         act()
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
     else:
         if done:
             messages.success(request, done)
@@ -408,8 +399,8 @@ def _season_action(request: AuthedRequest, season: Season, act: Callable[[], obj
 @require_POST
 def season_registration(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     """Open or close registration (the post's ``action``)."""
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
     change = (
         seasons.season_close_registration if request.POST.get("action") == "close" else seasons.season_open_registration
     )
@@ -419,12 +410,12 @@ def season_registration(request: AuthedRequest, club_slug: str, league_slug: str
 @login_required
 @require_POST
 def season_register(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    season, role = _season(request, club_slug, league_slug, number)
-    _member_only(role)
+    season, role = season_access(request, club_slug, league_slug, number)
+    member_only(role)
     try:
         seasons.season_register(season=season, user=request.user)
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
         return redirect(season_url(season))
     place = selectors.waiting_place(season=season, user=request.user)
     if place is None:
@@ -439,8 +430,8 @@ def season_register(request: AuthedRequest, club_slug: str, league_slug: str, nu
 @login_required
 @require_POST
 def season_withdraw(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    season, role = _season(request, club_slug, league_slug, number)
-    _member_only(role)
+    season, role = season_access(request, club_slug, league_slug, number)
+    member_only(role)
     withdraw = partial(seasons.season_withdraw, season=season, user=request.user)
     return _season_action(request, season, withdraw, done=f"You have withdrawn from {season.name}.")
 
@@ -448,11 +439,11 @@ def season_withdraw(request: AuthedRequest, club_slug: str, league_slug: str, nu
 @require_GET
 def fixtures(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     """The rounds and their tables with the play-by dates, bots and byes, and how many pairs meet again."""
-    season, role = _season(request, club_slug, league_slug, number)
+    season, role = season_access(request, club_slug, league_slug, number)
     drawn = selectors.rounds_with_tables(season=season)
     names = selectors.entrant_names(season=season)
     context = {
-        **_season_context(season, role),
+        **season_context(season, role),
         "rounds": [_round_view(r, names) for r in drawn],
         "repeated": _repeated_pairs(drawn),
     }
@@ -462,12 +453,12 @@ def fixtures(request: HtmxHttpRequest, club_slug: str, league_slug: str, number:
 @login_required
 @require_POST
 def fixtures_generate(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
     try:
         seasons.fixtures_generate(season=season, actor=request.user)
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
     return redirect(season_url(season, "leagues-fixtures"))
 
 
@@ -475,16 +466,15 @@ def fixtures_generate(request: AuthedRequest, club_slug: str, league_slug: str, 
 @require_POST
 def round_dates(request: AuthedRequest, club_slug: str, league_slug: str, number: int, round_id: int) -> HttpResponse:
     """The organizer moves a round's play-by (or opening) date."""
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
-    round_ = _found(selectors.round_get(season=season, round_id=round_id))
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
+    round_ = found(selectors.round_get(season=season, round_id=round_id))
     form = RoundDatesForm(request.POST)
     try:
-        if not form.is_valid():
-            raise LeagueRefused(str(next(iter(form.errors.values()))[0]))
+        check_form(form)
         rounds.round_update(round=round_, actor=request.user, **form.cleaned_data)
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
     else:
         messages.success(request, f"Round {round_.number}'s dates are changed.")
     if request.POST.get("back") == "organize":  # the form on the organize page
@@ -498,16 +488,16 @@ def entrant_division(
     request: AuthedRequest, club_slug: str, league_slug: str, number: int, entrant_id: int
 ) -> HttpResponse:
     """The organizer puts an entrant in a division before the draw."""
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
-    entrant = _found(selectors.entrant_get(season=season, entrant_id=entrant_id))
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
+    entrant = found(selectors.entrant_get(season=season, entrant_id=entrant_id))
     form = DivisionForm(request.POST)
     try:
         if not form.is_valid():
             raise LeagueRefused(f"This season has divisions 1 to {season.divisions}.")
         seasons.entrant_set_division(entrant=entrant, actor=request.user, division=form.cleaned_data["division"])
     except Refused as exc:
-        _refused(request, exc)
+        refused(request, exc)
     return redirect(season_url(season))
 
 
@@ -532,8 +522,8 @@ def _repeated_pairs(rounds: list[Any]) -> int:
 @login_required
 @require_POST
 def season_start(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
     start = partial(seasons.season_start, season=season, actor=request.user)
     done = f"{season.name} has started: the players find their matches on their dashboard."
     return _season_action(request, season, start, done=done)
@@ -544,12 +534,12 @@ def season_start(request: AuthedRequest, club_slug: str, league_slug: str, numbe
 def season_organize(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     """The organizer's page: the season's name and dates, each round opened or settled now, matches past their
     play-by date and matches bots played in."""
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
     names = selectors.entrant_names(season=season)
     initial = {"name": season.name, "starts_on": season.starts_on, "ends_on": season.ends_on}
     context = {
-        **_season_context(season, role),
+        **season_context(season, role),
         "overdue": _tables(selectors.overdue_fixtures(season=season), names),
         "bot_played": _tables(selectors.bot_played_fixtures(season=season), names),
         "rounds": season.round_set.all(),
@@ -574,9 +564,9 @@ def _tables(found: Any, names: dict[int, str]) -> list[dict[str, Any]]:
 @login_required
 def result(request: AuthedRequest, club_slug: str, league_slug: str, number: int, fixture_id: int) -> HttpResponse:
     """Record a forfeit or adjust a table's result, with a reason for the season's record."""
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
-    fixture = _found(selectors.fixture_get(season=season, fixture_id=fixture_id))
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
+    fixture = found(selectors.fixture_get(season=season, fixture_id=fixture_id))
     names = _seat_names(fixture.seats, selectors.entrant_names(season=season))
     action = request.POST.get("action")
     data = request.POST or None
@@ -585,7 +575,7 @@ def result(request: AuthedRequest, club_slug: str, league_slug: str, number: int
     if request.method == "POST" and (done := _result_post(request, fixture, action, forfeit, adjust)):
         return done
     context = {
-        **_season_context(season, role),
+        **season_context(season, role),
         "fixture": fixture,
         "names": names,
         "forfeit": forfeit,
@@ -634,8 +624,8 @@ def _result_post(
 @login_required
 def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     """The organizer ends the season: the numbers to promote and relegate, then the standings are frozen."""
-    season, role = _season(request, club_slug, league_slug, number)
-    _organizer_only(role)
+    season, role = season_access(request, club_slug, league_slug, number)
+    organizer_only(role)
     # Bound on every POST, even an empty one (a season without divisions has no fields to send, and any
     # numbers sent for one are not read: the page shows no field their errors could be shown beside).
     data = (request.POST if season.divisions > 1 else {}) if request.method == "POST" else None
@@ -649,7 +639,7 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
         except NumbersRefused as exc:  # the numbers on this form: said beside them
             form.add_error(None, str(exc))
         except Refused as exc:
-            _refused(request, exc)
+            refused(request, exc)
             return redirect(season_url(season))
         else:
             messages.success(
@@ -657,9 +647,7 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
             )
             return redirect(season_url(nxt))
     sizes = sorted(selectors.division_sizes(season=season).items()) if season.divisions > 1 else []
-    return render(
-        request, "leagues/season_finish.html", {**_season_context(season, role), "form": form, "sizes": sizes}
-    )
+    return render(request, "leagues/season_finish.html", {**season_context(season, role), "form": form, "sizes": sizes})
 
 
 # --- standings -------------------------------------------------------------------
@@ -669,11 +657,11 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
 def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     # Whether any table is void, asked with the season (a season without one reads no fixtures); a fragment
     # shows no void tables and does not ask.
-    season, role = _season(request, club_slug, league_slug, number, with_void=not request.htmx)
+    season, role = season_access(request, club_slug, league_slug, number, with_void=not request.htmx)
     sort = request.GET.get("sort", "")
     show_all = request.GET.get("all") == "1"
     keys = [k for k in season.league.tiebreaks if k != "points"]
-    user = _user(request)
+    user = user_of(request)
     player_url = reverse("leagues-player", args=[club_slug, league_slug, number, 1]).removesuffix("1/") + "{}/"
     limit, reader_id = None if show_all else PAGE_ROWS, user.pk if user else None
     divided = _divisions(season)
@@ -684,7 +672,7 @@ def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number
     columns = [("rank", "#"), ("name", "Player"), ("played", "Played"), ("points", "Points")]
     columns += [(k, COLUMN_LABELS.get(k, k)) for k in keys] + [("rating", "Rating")]
     context = {
-        **_season_context(season, role),
+        **season_context(season, role),
         "tables": tables,
         "void_tables": _void_tables(season, divided) if getattr(season, "has_void", False) else [],
         "stints": selectors.stints_of(season=season) if getattr(season, "has_stints", False) else [],
@@ -728,7 +716,7 @@ def _divisions(season: Season) -> list[tuple[int | None, list[selectors.Standing
 
 @require_GET
 def standings_export(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, fmt: str) -> HttpResponse:
-    season, _role = _season(request, club_slug, league_slug, number)
+    season, _role = season_access(request, club_slug, league_slug, number)
     rows = export_rows([row for _d, found in _divisions(season) for row in found], season.league.tiebreaks)
     filename = f"{season.league.slug}-season-{season.number}.{fmt}"
     if fmt == "json":
@@ -744,10 +732,10 @@ def standings_export(request: HtmxHttpRequest, club_slug: str, league_slug: str,
 
 @require_GET
 def player(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, user_id: int) -> HttpResponse:
-    season, role = _season(request, club_slug, league_slug, number)
-    user = _found(selectors.player_get(user_id=user_id))
-    found = selectors.player_season(season=season, user=user)
-    if found is None:
+    season, role = season_access(request, club_slug, league_slug, number)
+    user = found(selectors.player_get(user_id=user_id))
+    entered = selectors.player_season(season=season, user=user)
+    if entered is None:
         raise Http404("That player did not enter this season.")
-    context = {**_season_context(season, role), "player": user, "found": found}
+    context = {**season_context(season, role), "player": user, "found": entered}
     return render(request, "leagues/player.html", context)
