@@ -11,12 +11,15 @@ ratings are added up in Python exactly as ``fixture_count`` adds them one by one
   middleware, the template), when the leagues pages exist; otherwise ``standings_for`` alone,
   and ``"measured": "selector"`` says so. Median and p95, and the page's query count.
 - ``all_rows``: the page with every row (``?all=1``; the default shows the first 100 of a division).
+- ``cold`` and ``all_rows_cold``: the same with the page cache emptied before each request, as the first
+  reader after a result finds it (the tables are cached under a key that every result changes,
+  ``leagues.standings_page``; the warm figures above are what every later reader gets).
 - ``selector``: ``standings_for`` alone, the same way, and ``selector_cold`` with the cache emptied
   before each call (the head-to-head pairs of the tied are cached until a result changes them).
 - ``update``: ``fixture_count`` for one more finished match (the standings, meetings, ratings and
   audit of one table, incrementally), median and p95 over ``--updates`` matches, and its queries.
 
-Targets: the page under 100 ms, the update under 50 ms. Prints JSON, with the machine's load
+Targets (issue 25): the page's first 100 rows under 30 ms, all 500 under 50 ms; the update under 50 ms. Prints JSON, with the machine's load
 average: on a machine shared with other work the wall clock grows with the load, and the CPU
 time of this process (``cpu_median_ms``) is the steadier figure of what the code costs.
 """
@@ -40,13 +43,14 @@ import django
 django.setup()
 
 from django.conf import settings  # noqa: E402
-from django.core.cache import cache  # noqa: E402
+from django.core.cache import cache, caches  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import NoReverseMatch, reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-PAGE_TARGET_MS = 100
+PAGE_TARGET_MS = 30
+ALL_ROWS_TARGET_MS = 50
 UPDATE_TARGET_MS = 50
 TABLE = 4
 WARMUP = 3
@@ -277,10 +281,26 @@ def measure_page(season: Any, organizer: Any, requests: int) -> dict[str, Any]:
         cache.clear()
         selector()
 
+    def page_cold() -> None:
+        caches["template_fragments"].clear()
+        page()
+
+    def page_all_cold() -> None:
+        caches["template_fragments"].clear()
+        page_all()
+
     result: dict[str, Any] = {"measured": "page" if url else "selector", "url": url, "requests": requests}
     if url is not None:
         result.update(_summary(*_timed(page, requests), PAGE_TARGET_MS), queries=_queries(page))
-        result["all_rows"] = {**_summary(*_timed(page_all, requests), PAGE_TARGET_MS), "queries": _queries(page_all)}
+        result["all_rows"] = {
+            **_summary(*_timed(page_all, requests), ALL_ROWS_TARGET_MS),
+            "queries": _queries(page_all),
+        }
+        result["cold"] = {**_summary(*_timed(page_cold, requests), PAGE_TARGET_MS), "queries": _queries(page_cold)}
+        result["all_rows_cold"] = {
+            **_summary(*_timed(page_all_cold, requests), ALL_ROWS_TARGET_MS),
+            "queries": _queries(page_all_cold),
+        }
     result["selector"] = {**_summary(*_timed(selector, requests), PAGE_TARGET_MS), "queries": _queries(selector)}
     result["selector_cold"] = {
         **_summary(*_timed(selector_cold, requests), PAGE_TARGET_MS),
@@ -341,8 +361,8 @@ def main(argv: list[str] | None = None) -> int:
         "update": update,
         "load_average": [round(x, 1) for x in os.getloadavg()],
         "cpus": os.cpu_count(),
-        "targets_ms": {"page": PAGE_TARGET_MS, "update": UPDATE_TARGET_MS},
-        "ok": page["meets_target"] and update["meets_target"],
+        "targets_ms": {"page": PAGE_TARGET_MS, "all_rows": ALL_ROWS_TARGET_MS, "update": UPDATE_TARGET_MS},
+        "ok": page["meets_target"] and page.get("all_rows", page)["meets_target"] and update["meets_target"],
     }
     print(json.dumps(summary, indent=1))
     return 0

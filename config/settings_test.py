@@ -19,6 +19,13 @@ ACCOUNT_RATE_LIMITS = False
 WHITENOISE_AUTOREFRESH = True
 # Each test process has its own cache; tests that need limits clear it and turn them on themselves.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "parlour-tests"}}
+# The page cache is on in tests (tests/conftest.py empties it before each test): the leak scans read pages
+# through it. Its own tests put Redis behind it (tests/games/test_page_cache.py).
+CACHES["template_fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "parlour-tests-pages",
+    "KEY_PREFIX": f"parlour-page-{RELEASE}",  # noqa: F405
+}
 # Tests post many moves in a few milliseconds; tests/test_security.py turns the limits on where it checks them.
 PARLOUR_RATE_LIMITS = {}
 # Test databases on SQLite live in memory and need no folder; pytest-django (xdist) also recognises only

@@ -131,6 +131,12 @@ def json_copy(value: Any) -> Any:
     return value
 
 
+def view_scores(view: Mapping[str, Any]) -> list[float]:
+    """A view's running ``scores`` as they are: ``running_scores`` of a game whose table keeps the score on its
+    outcome's scale (every game but Renfield, whose table shows money held)."""
+    return [float(s) for s in view["scores"]]
+
+
 def public_part(state: Mapping[str, Any], fields: Iterable[str]) -> dict[str, Any]:
     """The state's public keys, copied, for a view: a caller editing a view cannot reach the state."""
     return {name: json_copy(state[name]) for name in fields}

@@ -444,6 +444,11 @@ def outcome(state: State) -> dict[str, Any]:
     }
 
 
+def running_scores(view: dict[str, Any]) -> list[float]:
+    """The match's scores so far on its outcome's scale, from any view: the table keeps the outcome's score."""
+    return cards.view_scores(view)
+
+
 # --- view ------------------------------------------------------------------
 
 

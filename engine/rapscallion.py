@@ -59,6 +59,7 @@ from engine.cards import (
     rebuild,
     rng_for,
     shuffled,
+    view_scores,
 )
 from engine.cards import validate_options as check_schema
 from engine.errors import IllegalAction
@@ -866,6 +867,11 @@ def outcome(state: State) -> dict[str, Any]:
         "hands": [list(hand) for hand in state["history"]],
         "last_hand": json_copy(state["last_hand"]),
     }
+
+
+def running_scores(view: dict[str, Any]) -> list[float]:
+    """The match's scores so far on its outcome's scale, from any view: the table keeps the outcome's points."""
+    return view_scores(view)
 
 
 # --- views ----------------------------------------------------------------------------

@@ -1298,6 +1298,12 @@ def outcome(state: State) -> dict[str, Any]:
     }
 
 
+def running_scores(view: Mapping[str, Any]) -> list[float]:
+    """The match's scores so far on its outcome's scale, from any view: the table shows the money each seat
+    holds, the outcome the money won (held less the ``stake`` each seat sat down with)."""
+    return [float(m) - float(view["stake"]) for m in view["scores"]]
+
+
 # --- views and the match log --------------------------------------------------
 
 

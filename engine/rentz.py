@@ -39,6 +39,7 @@ from engine.cards import (
     public_part,
     rebuild,
     shuffled,
+    view_scores,
 )
 from engine.cards import validate_options as check_schema
 from engine.errors import IllegalAction
@@ -600,6 +601,11 @@ def outcome(state: State) -> dict[str, Any]:
         raise ValueError("The match is not over yet.")
     scores = list(state["scores"])
     return {"scores": scores, "places": places_from_scores(scores), "hands": json_copy(state["history"])}
+
+
+def running_scores(view: dict[str, Any]) -> list[float]:
+    """The match's scores so far on its outcome's scale, from any view: the table keeps the outcome's points."""
+    return view_scores(view)
 
 
 # --- view and log ------------------------------------------------------------------------

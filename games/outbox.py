@@ -46,7 +46,7 @@ from games.clocks import turn_mail_due
 from games.followups import enqueue
 from games.maillinks import MAX_LINKS, link_token, link_url
 from games.models import Mail, Match, Move, Seat
-from games.presenters import log_line, presenter_for
+from games.presenters import Presenter, presenter_for
 from games.push import turn_notice
 from games.selectors import match_and_seats
 
@@ -368,17 +368,21 @@ def short_view(*, match: Match, seat: int, seats: list[Seat]) -> dict[str, Any]:
             {"name": name, "score": presenter.score_text(scores[n]) if n < len(scores) else "", "me": n == seat}
             for n, name in enumerate(names)
         ],
-        "since": _since(match, seat, names),
+        "since": _since(match, seat, names, presenter),
     }
     return short
 
 
-def _since(match: Match, seat: int, names: list[str]) -> list[dict[str, Any]]:
-    """The log lines after the seat's own last move (of those kept with the snapshot), newest last."""
+def _since(match: Match, seat: int, names: list[str], presenter: Presenter) -> list[dict[str, Any]]:
+    """The log lines after the seat's own last move (of those kept with the snapshot), newest last.
+
+    Each as the table's log shows it to this reader (``Presenter.log_entry``: the kind as the reader may see it,
+    and ``why``, the why lines of a move that settled a trick, a hand or a showdown, worded as at the table).
+    """
     moves = list(match.recent_moves)
     mine = [i for i, m in enumerate(moves) if m.get("seat") == seat and m.get("kind") != "forced"]
     later = moves[mine[-1] + 1 :] if mine else moves
-    return [log_line(m, names, reader=seat, over=match.is_over) for m in later[-MAX_SINCE:]]
+    return [presenter.log_entry(m, names, reader=seat, over=match.is_over) for m in later[-MAX_SINCE:]]
 
 
 def move_choices(*, match: Match, seat: int) -> list[dict[str, Any]] | None:

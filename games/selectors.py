@@ -4,15 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
+from config.cache import part_key
 from games.models import Match, Seat
 
 
@@ -44,11 +46,53 @@ _ROW_FIELDS = (
 )
 
 
+# What the dashboard's index read takes of each seat row: enough to sort the rows, to show their times and to
+# key each row's cached part (the match at its version, the reader's seat, every seat's player or stand-in),
+# as plain tuples: no model object is built for a row whose part is in the page cache.
+_INDEX_FIELDS = (
+    *("match_id", "number", "user_id", "bot_level", "joined", "invite_token", "awaiting", "deadline"),
+    *("match__game", "match__version", "match__status", "match__updated_at"),
+    *("user__display_name", "user__email"),
+)
+
+
+@dataclass
+class DashboardRow:
+    """One match on the dashboard: what the row shows that time changes, and the key of the rest of it.
+
+    ``part`` is the row's cached markup (the view fills it from the page cache, or renders it from
+    ``match_rows`` on a miss); ``key`` names everything that part shows.
+    """
+
+    pk: int
+    game: str
+    status: str
+    updated_at: Any
+    key: str
+    mine: int | None  # the reader's seat number; None for a match to watch
+    awaiting: bool = False
+    joined: bool = False
+    deadline: Any = None
+    part: str = ""
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (Match.Status.FINISHED, Match.Status.ABANDONED)
+
+    def get_absolute_url(self) -> str:
+        return reverse("games-match", args=[self.pk])
+
+    @property
+    def status_label(self) -> str:
+        return str(Match.Status(self.status).label)
+
+
 def dashboard_for(*, user: User) -> dict[str, Any]:
-    """The player's matches, those awaiting them first, then the open matches to watch: one query.
+    """The player's matches, those awaiting them first, then the open matches to watch: one narrow query.
 
     The player's newest matches and the open matches they have no seat at are two subqueries of one read
-    of seats. ``complete`` says whether every match of the player was read (fewer than ``DASHBOARD_MATCHES``),
+    of seats, as tuples (``DashboardRow``); ``match_rows`` reads the matches whose cached row part is
+    missing. ``complete`` says whether every match of the player was read (fewer than ``DASHBOARD_MATCHES``),
     so that a count taken from these rows is the player's whole count.
     """
     newest = Seat.objects.filter(user=user).order_by("-match__updated_at").values("match_id")[:DASHBOARD_MATCHES]
@@ -58,24 +102,46 @@ def dashboard_for(*, user: User) -> dict[str, Any]:
         .order_by("-updated_at")
         .values("pk")[:DASHBOARD_WATCH]
     )
+    found: dict[int, list[tuple[Any, ...]]] = {}
+    for row in Seat.objects.filter(Q(match__in=newest) | Q(match__in=watched)).values_list(*_INDEX_FIELDS).order_by():
+        found.setdefault(row[0], []).append(row)
     rows, watch = [], []
-    for match in _matches_with_seats(Q(match__in=newest) | Q(match__in=watched)):
-        mine = next((s for s in match.seat_list if s.user_id == user.pk), None)
+    for match_id, seats in found.items():
+        seats.sort(key=itemgetter(1))
+        mine = next((s for s in seats if s[2] == user.pk), None)
+        _, _, _, _, _, _, _, _, game, version, status, updated_at, _, _ = seats[0]
+        people = tuple((s[1], s[2], s[3], s[4], bool(s[5]), s[12], s[13]) for s in seats)
+        number = mine[1] if mine is not None else None
+        row = DashboardRow(
+            pk=match_id,
+            game=game,
+            status=status,
+            updated_at=updated_at,
+            mine=number,
+            key=part_key("dashboard-row", match_id, game, version, status, number, people),
+        )
         if mine is None:  # a watched match: the player has no seat there
-            watch.append(match)
+            watch.append(row)
         else:
-            match.my_seat = mine
-            rows.append(match)
-    awaiting = [m for m in rows if m.status == Match.Status.ACTIVE and m.my_seat.awaiting]
+            row.awaiting, row.joined, row.deadline = mine[6], mine[4], mine[7]
+            rows.append(row)
+    rows.sort(key=attrgetter("updated_at", "pk"), reverse=True)
+    watch.sort(key=attrgetter("updated_at", "pk"), reverse=True)
+    awaiting = [m for m in rows if m.status == Match.Status.ACTIVE and m.awaiting]
     awaiting.sort(key=attrgetter("updated_at"))
     return {
         "awaiting": awaiting,
-        "active": [m for m in rows if m.status == Match.Status.ACTIVE and not m.my_seat.awaiting],
-        "waiting": [m for m in rows if m.status == Match.Status.WAITING and m.my_seat.joined],
+        "active": [m for m in rows if m.status == Match.Status.ACTIVE and not m.awaiting],
+        "waiting": [m for m in rows if m.status == Match.Status.WAITING and m.joined],
         "finished": [m for m in rows if m.is_over][:20],
         "watch": watch,
         "complete": len(rows) < DASHBOARD_MATCHES,
     }
+
+
+def match_rows(match_ids: list[int]) -> list[Match]:
+    """The matches a dashboard renders rows of, each with ``seat_list`` (their seats and players): one query."""
+    return _matches_with_seats(Q(match__in=match_ids))
 
 
 def _matches_with_seats(matches: Q) -> list[Match]:
@@ -236,6 +302,12 @@ _LOCKED_READ = (
     .only(*MOVE_SEAT_FIELDS, *MATCH_FIELDS)
     .order_by()
 )
+_LOCKED_SKIPPING_READ = (
+    Seat.objects.select_for_update(of=("match", "self"), skip_locked=True)
+    .select_related("match", "user")
+    .only(*MOVE_SEAT_FIELDS, *MATCH_FIELDS)
+    .order_by()
+)
 
 
 def match_locked(match_id: int) -> tuple[Match, list[Seat]] | None:
@@ -250,6 +322,33 @@ def match_locked(match_id: int) -> tuple[Match, list[Seat]] | None:
     The players are read, not locked. SQLite ignores the clause and serialises writers itself.
     """
     return _match_of_seats(_LOCKED_READ.filter(match_id=match_id))
+
+
+def matches_locked(match_ids: list[int]) -> tuple[list[tuple[Match, list[Seat]]], list[int]]:
+    """The matches of a batch with their seats and players, each match row and its seat rows locked until the
+    transaction ends, from one query; and the ids it did not lock, in the order given.
+
+    As ``match_locked`` for one match, but ``SKIP LOCKED``: a match that another transaction holds (a
+    player moving, its own deadline task), or one of whose seats it holds, is left out rather than
+    waited for, so that a batch never waits while holding the others, and two batches never wait
+    for each other. A match that lost some seats this way is left out too: the caller plays the
+    left-out matches one by one with ``match_locked``, which waits (and finds no match that does not exist).
+    """
+    rows: dict[int, list[Seat]] = {}
+    for seat in _LOCKED_SKIPPING_READ.filter(match_id__in=match_ids):
+        rows.setdefault(seat.match_id, []).append(seat)
+    found, left = [], []
+    for match_id in dict.fromkeys(match_ids):
+        seats = rows.get(match_id)
+        if seats is None or len(seats) != seats[0].match.players:
+            left.append(match_id)
+            continue
+        seats.sort(key=attrgetter("number"))
+        match = seats[0].match
+        for seat in seats:
+            seat.match = match
+        found.append((match, seats))
+    return found, left
 
 
 def seat_for_player(*, match_id: int, user: User) -> Seat:
@@ -283,6 +382,24 @@ class Table:
     def names(self) -> list[str]:
         """Once per page: a player's name is checked each time it is read (``User.name``)."""
         return [s.name for s in self.seats]
+
+    def public_key(self, *, viewer_id: int | None) -> str | None:
+        """The key of the table's parts that every viewer in this seat sees alike, from the rows already read.
+
+        The seats list, the board, the details, the log and the chat show the match at its version (the
+        state, the log and the outcome change only with it, the chat with its mark) as the viewer's seat
+        may see it (a spectator: no hand), with the players' names and kinds; the match's creator also
+        sees the addresses of open invitations. Every one of these is in the key, so a cached part can
+        never show another seat's cards or an older table. A waiting match is not cached (its page says
+        when invitations expire, which time changes).
+        """
+        match = self.match
+        if match.status == Match.Status.WAITING:
+            return None
+        seats = tuple((s.number, s.user_id, s.name, s.bot_level, s.joined, s.invite_email) for s in self.seats)
+        viewer = self.seat.number if self.seat is not None else "watching"
+        creator = viewer_id is not None and match.created_by_id == viewer_id
+        return part_key(match.pk, match.game, match.version, match.status, match.chat_mark, viewer, creator, seats)
 
 
 def table_for(*, match: Match, seat: Seat | None) -> Table:

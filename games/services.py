@@ -39,7 +39,7 @@ from games.maillinks import LINK_INVALID, TURN_OVER, MoveLink
 from games.models import RECENT_CHAT, RECENT_MOVES, ChatMessage, Mail, Match, Move, Seat, SeatSpec
 from games.notify import absence_mail, check_invitation_limits, invite_mail, match_over_mails
 from games.outbox import mails_add, turn_mail_build
-from games.selectors import match_locked
+from games.selectors import match_locked, matches_locked
 from games.signals import match_finished
 from games.vacation import auto_vacation_spend
 
@@ -382,6 +382,24 @@ def _save_moves(match: Match, moves: list[Move], *, fields: Sequence[str] = ()) 
     Match.objects.filter(pk=match.pk).update(**{name: getattr(match, name) for name in names})
 
 
+def _save_moves_of(saves: list[tuple[Match, list[Move]]]) -> None:
+    """``_save_moves`` for a batch of matches (the sweep's timeouts): all their moves in one INSERT and all
+    their snapshots in one UPDATE."""
+    if len(saves) <= 1:
+        for match, moves in saves:
+            _save_moves(match, moves)
+        return
+    Move.objects.bulk_create([move for _match, moves in saves for move in moves])
+    changed, now = ["state", "version", "recent_moves", "updated_at"], timezone.now()
+    for match, _moves in saves:
+        match.updated_at = now
+        if match.status == Match.Status.FINISHED:
+            transaction.on_commit(partial(match_finished.send_robust, sender=Match, match_id=match.pk))
+    if any(match.status == Match.Status.FINISHED for match, _moves in saves):
+        changed += ["status", "finished_at", "outcome"]  # the others' are written back as they were read, locked
+    Match.objects.bulk_update([match for match, _moves in saves], changed)
+
+
 def _play_forced(match: Match, seats: list[Seat]) -> list[Move]:
     """Seats with exactly one legal action play it at once, if they want that (bots always do).
 
@@ -412,27 +430,42 @@ def match_bookkeeping(*, match: Match, seats: list[Seat], moved: set[int]) -> No
     in one INSERT; one on-commit callback then queues the mails, the bots (and the bot standing in for an
     absent player) and a task for each new deadline (``games.followups.move_follow_up``).
     """
-    to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
-    now, dirty, mails, deadlines = timezone.now(), [], [], []
-    match.seat_list = seats  # every seat with its player, for whoever reads this match next without a query
-    for seat in seats:
-        before = _seat_key(seat)
-        mail = _seat_update(match, seat, to_act, moved, now)
-        if mail is not None:
-            mails.append(mail)
-        if _seat_key(seat) != before:
-            dirty.append(seat)
-            if seat.deadline is not None and seat.deadline != before[2]:  # a new deadline, not one kept
-                deadlines.append((seat.pk, seat.deadline))
+    _bookkeeping([(match, seats, moved)])
+
+
+Change = tuple[Match, list[Seat], set[int]]  # a locked match, its seats, the seats that moved
+
+
+def _bookkeeping(changes: list[Change]) -> None:
+    """``match_bookkeeping`` for one change or for a batch of matches (the sweep's timeouts): the seats of all
+    of them written by one ``seats_save``, their mails by one INSERT, and one on-commit callback per match."""
+    now, dirty, mails, follow_ups = timezone.now(), [], [], []
+    for match, seats, moved in changes:
+        to_act = [] if match.status != Match.Status.ACTIVE else match.engine.to_act(match.state)
+        match.seat_list = seats  # every seat with its player, for whoever reads this match next without a query
+        own, deadlines = [], []
+        for seat in seats:
+            before = _seat_key(seat)
+            mail = _seat_update(match, seat, to_act, moved, now)
+            if mail is not None:
+                own.append(mail)
+            if _seat_key(seat) != before:
+                dirty.append(seat)
+                if seat.deadline is not None and seat.deadline != before[2]:  # a new deadline, not one kept
+                    deadlines.append((seat.pk, seat.deadline))
+        if moved and match.status == Match.Status.FINISHED:  # this change ended the match: it ends only once
+            own += match_over_mails(match=match, seats=seats)
+        mails += own
+        bots = [s.number for s in seats if s.played_by_bot and s.number in to_act]
+        follow_ups.append((match.pk, match.version, bots, own, deadlines))
     seats_save(seats=dirty)
-    if moved and match.status == Match.Status.FINISHED:  # this change ended the match: it ends only once
-        mails += match_over_mails(match=match, seats=seats)
     # A mail due now is queued on commit; a held one (a turn mail in its grace period) by the outbox's
     # due-mail run once its time comes (``games.outbox.mails_add``).
-    mail_ids = mails_add(mails)
-    bots = [s.number for s in seats if s.played_by_bot and s.number in to_act]
-    if bots or mail_ids or deadlines:
-        transaction.on_commit(partial(move_follow_up, match.pk, match.version, bots, mail_ids, deadlines))
+    due = set(mails_add(mails))
+    for match_id, version, bots, own, deadlines in follow_ups:
+        mail_ids = [m.pk for m in own if m.pk in due]
+        if bots or mail_ids or deadlines:
+            transaction.on_commit(partial(move_follow_up, match_id, version, bots, mail_ids, deadlines))
 
 
 SeatKey = tuple[bool, datetime | None, datetime | None, timedelta | None]
@@ -538,7 +571,7 @@ def seat_timeout(*, seat_id: int, deadline: datetime) -> bool:
         now = timezone.now()
         if not _timeout_due(match, seat, deadline, now):
             return False
-        return _timeouts_play(match, seats, [seat], now) == 1
+        return _timeouts_play([(match, seats, [seat])], now) == 1
 
 
 def match_timeouts(*, match_id: int) -> int:
@@ -556,7 +589,28 @@ def match_timeouts(*, match_id: int) -> int:
         match, seats = found
         now = timezone.now()
         due = [s for s in seats if _timeout_due(match, s, s.deadline, now)]
-        return _timeouts_play(match, seats, due, now) if due else 0
+        return _timeouts_play([(match, seats, due)], now) if due else 0
+
+
+def timeouts_batch(*, match_ids: list[int]) -> tuple[int, list[int]]:
+    """The sweep's batch: every seat of these matches whose deadline has passed times out, all in one
+    transaction; returns how many, and the matches it left out for ``match_timeouts``.
+
+    Exactly once, as for one match: each match is locked and its due seats' deadlines are claimed with a
+    conditional UPDATE, here one for the whole batch. A match that another transaction holds (a player
+    moving, its own deadline task) is left out rather than waited for (``selectors.matches_locked``): the
+    caller plays it with ``match_timeouts`` once this batch has committed. Anything that fails rolls the
+    whole batch back, so that the caller can play each match on its own and one broken match does not
+    hold up the others' timeouts.
+    """
+    with transaction.atomic():
+        _timeouts_commit_mode()
+        found, left = matches_locked(match_ids)
+        now = timezone.now()
+        tables = [
+            (match, seats, [s for s in seats if _timeout_due(match, s, s.deadline, now)]) for match, seats in found
+        ]
+        return _timeouts_play([table for table in tables if table[2]], now), left
 
 
 def _timeouts_commit_mode() -> None:
@@ -576,14 +630,40 @@ def _timeout_due(match: Match, seat: Seat, deadline: datetime | None, now: datet
     return seat.deadline == deadline and deadline <= now and not seat.clock_paused
 
 
-def _timeouts_play(match: Match, seats: list[Seat], due: list[Seat], now: datetime) -> int:
-    """Claim the due seats' deadlines and play their timeout moves, then the forced moves that follow.
+Due = tuple[Match, list[Seat], list[Seat]]  # a locked match, its seats, the seats whose deadline has passed
 
-    The match is locked. What a move does, for several at once: the moves in one INSERT, the snapshot
-    in one UPDATE, the claim (with the seats' counts) in one conditional UPDATE, and the seats whose
-    row changed. A player who lets vacation days be spent gets a day more instead (``games.vacation``),
-    and a line in the log says so. Returns how many seats timed out.
+
+def _timeouts_play(tables: list[Due], now: datetime) -> int:
+    """Claim the due seats' deadlines and play their timeout moves, then the forced moves that follow, in one
+    match or in a batch of them (the sweep's), every one locked.
+
+    What a move does, for several at once and over all the matches: the moves in one INSERT, the snapshots
+    in one UPDATE, the claim (with the seats' counts) in one conditional UPDATE per clock, and the seats
+    whose row changed in one or two. A player who lets vacation days be spent gets a day more instead
+    (``games.vacation``), and a line in the log says so. Returns how many seats timed out.
     """
+    played: list[tuple[Match, list[Seat], list[Move], list[Seat]]] = []
+    for match, seats, due in tables:
+        moves, claimed, noted = _timeouts_choose(match, due, now)
+        if claimed:
+            played.append((match, seats, moves, claimed))
+        elif noted:
+            _save_moves(match, [], fields=["recent_moves"])
+    if not played:
+        return 0
+    newly_absent = _timeouts_claim([(match, claimed) for match, _seats, _moves, claimed in played], now)
+    for match, seats, moves, _claimed in played:
+        moves += _play_forced(match, seats)
+    _save_moves_of([(match, moves) for match, _seats, moves, _claimed in played])
+    _bookkeeping([(match, seats, {m.seat for m in moves}) for match, seats, moves, _claimed in played])
+    for match, seat in newly_absent:
+        absence_mail(match=match, seat=seat, timeouts=seat.timeouts_in_row)
+    return sum(len(claimed) for _match, _seats, _moves, claimed in played)
+
+
+def _timeouts_choose(match: Match, due: list[Seat], now: datetime) -> tuple[list[Move], list[Seat], bool]:
+    """The timeout bot's moves for the due seats still to act, applied to the snapshot in memory; the seats
+    they are for; and whether a vacation day was spent for a seat instead (a line in the log, no move)."""
     game, moves, claimed, noted = match.engine, [], [], False
     for seat in due:
         if match.status != Match.Status.ACTIVE or seat.number not in game.to_act(match.state):
@@ -598,36 +678,39 @@ def _timeouts_play(match: Match, seats: list[Seat], due: list[Seat], now: dateti
         action = bot_action(match=match, seat=seat.number, level=match.timeout_bot_level)
         moves.append(_advance(match, seat.number, action, Move.Kind.TIMEOUT))
         claimed.append(seat)
-    if not claimed:
-        _save_moves(match, [], fields=["recent_moves"] if noted else [])
-        return 0
+    return moves, claimed, noted
+
+
+def _timeouts_claim(claims: list[tuple[Match, list[Seat]]], now: datetime) -> list[tuple[Match, Seat]]:
+    """Claim the seats' deadlines with one conditional UPDATE per bank the claim leaves (one per kind of clock
+    in the batch), counting the timeout on each seat; returns the seats that the timeout made absent.
+
+    A move that ran out of time keeps no time of its own: the bank is the increment.
+    """
     absent_after = getattr(settings, "GAMES_TIMEOUTS_BEFORE_ABSENT", 3)
-    clock = match.clock
-    # A move that ran out of time keeps no time of its own: the bank is the increment.
-    bank = {"bank": bank_after_move(tc=clock, deadline=now, now=now)} if clock is not None else {}
-    ids = [seat.pk for seat in claimed]
-    taken = Seat.objects.filter(pk__in=ids, awaiting=True, deadline__lte=now).update(
-        deadline=None,
-        timeouts_in_row=F("timeouts_in_row") + 1,
-        bot_moves=F("bot_moves") + 1,
-        absent=Case(When(timeouts_in_row__gte=absent_after - 1, then=Value(True)), default=F("absent")),
-        **bank,
-    )
-    if taken != len(ids):  # seats change only under the match's lock, which is held: a bug, not a race
-        raise RuntimeError(f"Claimed {taken} of the deadlines of seats {ids} of match {match.pk}.")
+    by_bank: dict[timedelta | None, list[int]] = {}
     newly_absent = []
-    for seat in claimed:
-        seat.deadline, seat.bank = None, bank.get("bank", seat.bank)
-        seat.timeouts_in_row, seat.bot_moves = seat.timeouts_in_row + 1, seat.bot_moves + 1
-        if not seat.absent and seat.timeouts_in_row >= absent_after:
-            seat.absent = True
-            newly_absent.append(seat)
-    moves += _play_forced(match, seats)
-    _save_moves(match, moves)
-    match_bookkeeping(match=match, seats=seats, moved={m.seat for m in moves})
-    for seat in newly_absent:
-        absence_mail(match=match, seat=seat, timeouts=seat.timeouts_in_row)
-    return len(claimed)
+    for match, claimed in claims:
+        clock = match.clock
+        bank = bank_after_move(tc=clock, deadline=now, now=now) if clock is not None else None
+        by_bank.setdefault(bank, []).extend(seat.pk for seat in claimed)
+        for seat in claimed:
+            seat.deadline, seat.bank = None, seat.bank if bank is None else bank
+            seat.timeouts_in_row, seat.bot_moves = seat.timeouts_in_row + 1, seat.bot_moves + 1
+            if not seat.absent and seat.timeouts_in_row >= absent_after:
+                seat.absent = True
+                newly_absent.append((match, seat))
+    for bank, ids in by_bank.items():
+        taken = Seat.objects.filter(pk__in=ids, awaiting=True, deadline__lte=now).update(
+            deadline=None,
+            timeouts_in_row=F("timeouts_in_row") + 1,
+            bot_moves=F("bot_moves") + 1,
+            absent=Case(When(timeouts_in_row__gte=absent_after - 1, then=Value(True)), default=F("absent")),
+            **({} if bank is None else {"bank": bank}),
+        )
+        if taken != len(ids):  # seats change only under their match's lock, which is held: a bug, not a race
+            raise RuntimeError(f"Claimed {taken} of the deadlines of seats {ids}.")
+    return newly_absent
 
 
 def seat_reclaim(*, match: Match, user: User) -> Seat:

@@ -22,7 +22,7 @@ from games.errors import MoveRefused
 from games.models import Match, Seat
 from games.notify import digests_queue, reminders_queue
 from games.outbox import MAIL_MAX_ATTEMPTS, MailRetry, mail_attempt, mails_due, mails_lost
-from games.services import bot_action, match_expire, match_timeouts, move_submit, seat_timeout
+from games.services import bot_action, match_expire, match_timeouts, move_submit, seat_timeout, timeouts_batch
 from games.vacation import vacation_expire
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ def deadline_sweep() -> int:
     the last one's batches were done) finds nothing left to do.
     """
     limit = getattr(settings, "GAMES_DEADLINE_SWEEP_LIMIT", 20_000)
-    size = getattr(settings, "GAMES_DEADLINE_SWEEP_BATCH", 10)
+    size = getattr(settings, "GAMES_DEADLINE_SWEEP_BATCH", 25)
     due = overdue_seats(now=timezone.now()).values_list("match_id", flat=True)[:limit]
     match_ids = list(dict.fromkeys(due))
     for start in range(0, len(match_ids), size):
@@ -119,12 +119,19 @@ def overdue_seats(*, now: datetime) -> QuerySet[Seat]:
 
 @shared_task
 def deadline_batch(match_ids: list[int]) -> int:
-    """Play the timeouts due in each of these matches, one transaction per match; returns how many.
+    """Play the timeouts due in these matches, in one transaction for the batch (``timeouts_batch``); returns how many.
 
-    A match that fails is logged and left to the next sweep; it does not hold up the others.
+    The matches the batch left out (another transaction held them) are played one by one after it, each
+    waiting for its lock. If the batch fails, none of it was written, and each match is played in a
+    transaction of its own: a match that fails is logged and left to the next sweep; it does not hold
+    up the others.
     """
-    count = 0
-    for match_id in match_ids:
+    try:
+        count, left = timeouts_batch(match_ids=match_ids)
+    except Exception:
+        log.exception("A batch of timeouts failed; playing its matches one by one")
+        count, left = 0, list(match_ids)
+    for match_id in left:
         try:
             count += match_timeouts(match_id=match_id)
         except Exception:

@@ -8,14 +8,18 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts.http import AuthedRequest, HtmxHttpRequest
+from config.cache import part_key
 from engine import GAMES, get_game
 from engine.replay import make_log, state_at
 from games.errors import NotSeated, Refused
@@ -23,13 +27,15 @@ from games.forms import ChatForm, GameChoiceForm, MatchCreateForm, PlayForm, Sea
 from games.invitations import invitation_by_token, invitation_forget, invitation_remember, invitations_for
 from games.models import Match, Seat
 from games.notify import seat_seen
-from games.presenters import log_line, presenter_for
+from games.presenters import presenter_for
 from games.ratelimit import rate_limited
 from games.rules import rules_page
 from games.selectors import (
+    DashboardRow,
     Table,
     dashboard_for,
     match_for_viewer,
+    match_rows,
     matches_awaiting,
     poll_marks,
     seat_for_player,
@@ -58,7 +64,7 @@ def dashboard(request: HtmxHttpRequest) -> HttpResponse:
     context = dashboard_for(user=request.user)
     # Invitations go to addresses, not accounts: every open one to a verified address of the player.
     context["invitations"] = invitations_for(user=request.user)
-    _results_attach(context["finished"])
+    _row_parts([*context["awaiting"], *context["active"], *context["waiting"], *context["finished"], *context["watch"]])
     if context["complete"]:
         # The header's "your turn" count, from the matches read above: the context processor's own
         # count (games.context_processors) then never runs.
@@ -67,12 +73,29 @@ def dashboard(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "games/dashboard.html", context)
 
 
-def _results_attach(finished: list[Match]) -> None:
-    """Each finished match's result from the reader's seat, from the outcome and seats read with the match."""
-    for match in finished:
-        names = [s.name for s in match.seat_list]
-        summary = presenter_for(match.game).result_summary(match.outcome, names, match.my_seat.number)
-        match.result = summary if summary["winners"] else None  # type: ignore[attr-defined]
+def _row_parts(rows: list[DashboardRow]) -> None:
+    """Each row's part (its link, players and result) from the page cache; the missing ones rendered and kept.
+
+    All the parts in one cache read; the matches of the missing ones in one query (``match_rows``).
+    """
+    cache = caches["template_fragments"]
+    kept = cache.get_many([row.key for row in rows])
+    missing = {row.pk: row for row in rows if row.key not in kept}
+    rendered: dict[str, str] = {}
+    for match in match_rows(list(missing)) if missing else []:
+        row = missing[match.pk]
+        mine = next((s for s in match.seat_list if s.number == row.mine), None)
+        result = None
+        if mine is not None and match.is_over:
+            names = [s.name for s in match.seat_list]
+            summary = presenter_for(match.game).result_summary(match.outcome, names, mine.number)
+            result = summary if summary["winners"] else None
+        rendered[row.key] = render_to_string("games/dashboard.html#row-part", {"m": match, "result": result})
+    if rendered:
+        cache.set_many(rendered)
+    for row in rows:
+        part = kept.get(row.key)
+        row.part = part if isinstance(part, str) else rendered.get(row.key, "")  # markup a template rendered (safe)
 
 
 @login_required
@@ -233,12 +256,28 @@ def _context(request: AuthedRequest, table: Table, **extra: Any) -> dict[str, An
         "title": match.title,
         "chat_mark": match.chat_mark,
         "play_url": reverse("games-play", args=[match.pk]),
+        **_part_keys(request, table, extra),
         **presenter_for(match.game).table_context(table, viewer_id=request.user.pk),
         # The header's count, when it came with the table's read (a player at the table); else the context
         # processor counts it, lazily.
         **({"your_turn_count": match.viewer_awaiting} if getattr(match, "viewer_awaiting", None) is not None else {}),
         **extra,
     }
+
+
+def _part_keys(request: AuthedRequest, table: Table, extra: dict[str, Any]) -> dict[str, str | None]:
+    """The page cache's keys for the table's parts (templates/games/match.html), None where a part may not be kept.
+
+    A page with anything of its own (an error, the reference values) is rendered whole. The part with the
+    move forms carries the session's CSRF token, so a seated player's is also keyed by the session's
+    CSRF secret (hashed in the key): a player's other browser, or the next login, has a key of its own.
+    """
+    public = None if extra else table.public_key(viewer_id=request.user.pk)
+    turn = public
+    if public is not None and table.seat is not None and table.match.status == Match.Status.ACTIVE:
+        get_token(request)  # makes sure the session has its secret
+        turn = part_key(public, request.META["CSRF_COOKIE"])
+    return {"table_key": public, "turn_key": turn}
 
 
 @login_required
@@ -372,13 +411,14 @@ def replay(request: AuthedRequest, match_id: int) -> HttpResponse:
     match, _seat = match_for_viewer(match_id=match_id, user=request.user)
     if not match.is_over:
         raise Http404("The replay opens when the match is over.")
-    actions = list(match.moves.values("seat", "action", "text", "ply"))
+    actions = list(match.moves.values("seat", "action", "text", "ply", "kind", "reasons"))
     ply = _clamp(request.GET.get("ply"), len(actions))
     game = match.engine
     state = state_at(match.game, match.players, match.options, match.seed, actions, ply)
     names, presenter, public = [s.name for s in match.seat_list], presenter_for(match.game), game.view(state, None)
     hands = [{"name": name, "cards": presenter.cards(game.view(state, n).get("hand"))} for n, name in enumerate(names)]
-    step = log_line(actions[ply - 1], names, reader=None, over=match.is_over) if ply else None
+    # The step shown, with why it went so where it settled something (the log's why lines and hand summaries).
+    step = presenter.log_entry(actions[ply - 1], names, reader=None, over=match.is_over) if ply else None
     return render(
         request,
         "games/replay.html",

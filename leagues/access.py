@@ -36,12 +36,23 @@ def league_access(request: HtmxHttpRequest, club_slug: str, league_slug: str) ->
 
 
 def season_access(
-    request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int, *, with_void: bool = False
+    request: HtmxHttpRequest,
+    club_slug: str,
+    league_slug: str,
+    number: int,
+    *,
+    with_void: bool = False,
+    with_standings: bool = False,
 ) -> tuple[Season, str | None]:
-    """The season and the reader's role, from one query: the role (a subquery) comes with the season, and
-    ``with_void`` whether it has void tables."""
+    """The season and the reader's role, from one query: the role (a subquery) comes with the season,
+    ``with_void`` whether it has void tables, ``with_standings`` the key of its standings tables."""
     row = selectors.season_get(
-        club_slug=club_slug, league_slug=league_slug, number=number, reader=user_of(request), with_void=with_void
+        club_slug=club_slug,
+        league_slug=league_slug,
+        number=number,
+        reader=user_of(request),
+        with_void=with_void,
+        with_standings=with_standings,
     )
     season = found(row)
     return season, visible(season.league.club, getattr(season, "reader_role", None))

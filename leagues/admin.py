@@ -107,8 +107,14 @@ class StandingAdmin(ReadOnly):
 
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ReadOnly):
-    list_display = ("at", "season", "kind", "actor", "text")
+    list_display = ("at", "entry_club", "season", "kind", "actor", "text")
     list_filter = ("kind",)
+    # The club of a season's entry is its league's: read in the list's one query, not once per row.
+    list_select_related = ("club", "season__league__club", "actor")
+
+    @admin.display(description="club")
+    def entry_club(self, entry: AuditEntry) -> Club | None:
+        return entry.club_of()
 
 
 @admin.register(Rating)

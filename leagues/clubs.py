@@ -83,7 +83,21 @@ def club_create(*, name: str, created_by: User, description: str = "", public: b
 
 
 def club_invite(*, club: Club, actor: User, email: str, role: str = Membership.Role.PLAYER) -> ClubInvitation:
-    """An invitation mailed as a link; whoever follows it while it is valid joins the club."""
+    """An invitation mailed as a link; whoever follows it while it is valid joins the club. The club's record
+    says who invited whom."""
+    with transaction.atomic():
+        invitation = _invitation_send(club=club, actor=actor, email=email, role=role)
+        text = f"{actor.name} invited {invitation.email} as {_role_word(invitation.role)}."
+        club_audit(club, AuditEntry.Kind.INVITATION, text, actor=actor, data={"invitation": invitation.pk})
+    return invitation
+
+
+def _role_word(role: str) -> str:
+    return f"an {Membership.Role(role).label.lower()}" if role == ORGANIZER else "a player"
+
+
+def _invitation_send(*, club: Club, actor: User, email: str, role: str) -> ClubInvitation:
+    """A new invitation made and mailed, within the limits (``club_invite``'s and a resend's work)."""
     check_organizer(club, actor)
     email = (email or "").strip().lower()
     if "@" not in email:
@@ -112,7 +126,7 @@ def club_invitation_resend(*, invitation: ClubInvitation, actor: User) -> ClubIn
         old = _invitation_open(invitation, actor)
         old.expires_at = timezone.now()
         old.save(update_fields=["expires_at"])
-        fresh = club_invite(club=old.club, actor=actor, email=old.email, role=old.role)
+        fresh = _invitation_send(club=old.club, actor=actor, email=old.email, role=old.role)
         text = f"{actor.name} sent the invitation to {old.email} again; the old link no longer works."
         club_audit(old.club, AuditEntry.Kind.INVITATION, text, actor=actor, data={"old": old.pk, "new": fresh.pk})
         return fresh
@@ -204,9 +218,10 @@ def _invitation_mail(invitation: ClubInvitation) -> None:
 
 
 def club_join(*, user: User, token: str | None = None, club: Club | None = None) -> Membership:
-    """Join from an invitation's link, or join a public club directly."""
+    """Join from an invitation's link, or join a public club directly; the club's record says which."""
     with transaction.atomic():
         role: str = Membership.Role.PLAYER
+        accepted: ClubInvitation | None = None
         if token:
             # A made-up link (any text, a NUL byte even) is an unknown invitation, never a database error.
             well_formed = INVITE_TOKEN.fullmatch(token) is not None
@@ -219,6 +234,7 @@ def club_join(*, user: User, token: str | None = None, club: Club | None = None)
             club, role = invitation.club, invitation.role
             invitation.accepted_at, invitation.accepted_by = timezone.now(), user
             invitation.save(update_fields=["accepted_at", "accepted_by"])
+            accepted = invitation
         elif club is None:
             raise LeagueRefused("Which club do you want to join?")
         elif not club.public:
@@ -226,10 +242,32 @@ def club_join(*, user: User, token: str | None = None, club: Club | None = None)
         membership, created = Membership.objects.get_or_create(club=club, user=user, defaults={"role": role})
         if not created and not token:
             raise LeagueRefused(f"You are already a member of {club.name}.")
-        if not created and role == ORGANIZER and membership.role != ORGANIZER:
+        promoted = not created and role == ORGANIZER and membership.role != ORGANIZER
+        if promoted:
             membership.role = ORGANIZER
             membership.save(update_fields=["role"])
+        if accepted is not None:
+            _accepted_record(accepted, user, joined=created, promoted=promoted)
+        else:
+            club_audit(
+                club, AuditEntry.Kind.MEMBER, f"{user.name} joined the club.", actor=user, data={"user": user.pk}
+            )
     return membership
+
+
+def _accepted_record(invitation: ClubInvitation, user: User, *, joined: bool, promoted: bool) -> None:
+    """The club's record of an accepted invitation: who accepted the one sent by whom to which address, and
+    what it made them (the link is the credential: the person who follows it may use another address)."""
+    inviter = invitation.invited_by.name if invitation.invited_by is not None else "a former organizer"
+    if joined:
+        then = f"joined as {_role_word(invitation.role)}"
+    elif promoted:
+        then = "became an organizer (a member already)"
+    else:
+        then = "was a member already"
+    text = f"{user.name} accepted the invitation {inviter} sent to {invitation.email} and {then}."
+    data = {"invitation": invitation.pk, "user": user.pk, "invited_by": invitation.invited_by_id}
+    club_audit(invitation.club, AuditEntry.Kind.INVITATION, text, actor=user, data=data)
 
 
 def member_set_role(*, club: Club, actor: User, user: User, role: str) -> Membership:

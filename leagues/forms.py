@@ -71,8 +71,17 @@ class LeagueForm(forms.Form):
         choices=League.Format.choices,
         initial=League.Format.ROUND_ROBIN,
         required=False,
-        help_text="Round robin draws every round at the start; Swiss draws each round from the standings "
-        "after the one before (one round after another). It changes only while no season is running.",
+        help_text="Round robin draws every round at the start; Swiss draws each round from the standings after "
+        "the one before; knockout heats send the top places of each table on to the next round until a final; a "
+        "ladder seats neighbouring rungs together and moves players up and down by their places. Each but round "
+        "robin plays one round after another. It changes only while no season is running.",
+    )
+    advance = forms.IntegerField(
+        min_value=1,
+        max_value=9,
+        required=False,
+        label="Knockout: players of each table who go through",
+        help_text="From 1 to one fewer than sit at a table, e.g. the top 2 of 4. Empty: as it was (2 for a new league).",
     )
     round_days = forms.IntegerField(
         min_value=1,
@@ -110,7 +119,8 @@ class LeagueForm(forms.Form):
 
     @property
     def main_fields(self) -> list[forms.BoundField]:
-        names = ("name", "format", "table_size", "time_control", *CLOCK_FIELDS, "timeout_bot_level", "round_days")
+        names = ["name", "format", "advance", "table_size", "time_control", *CLOCK_FIELDS, "timeout_bot_level"]
+        names.append("round_days")
         return [self[name] for name in names]
 
     @property
@@ -187,6 +197,7 @@ class LeagueForm(forms.Form):
             "rated": data["rated"],
             "round_days": data["round_days"],
             "format": data["format"] or None,
+            "advance": data["advance"],
         }
 
 
@@ -203,6 +214,7 @@ def league_initial(league: League) -> dict[str, Any]:
         "rated": league.rated,
         "round_days": league.round_days,
         "format": league.format,
+        "advance": league.advance,
         **dict(zip(TIEBREAK_FIELDS, league.tiebreaks, strict=False)),
         **dict.fromkeys(TIEBREAK_FIELDS[len(league.tiebreaks) :], ""),
         **{OPTION_PREFIX + key: value for key, value in league.options.items()},

@@ -88,6 +88,8 @@ class League(models.Model):
     class Format(models.TextChoices):
         ROUND_ROBIN = "round_robin", "Round robin"
         SWISS = "swiss", "Swiss"
+        KNOCKOUT = "knockout", "Knockout heats"
+        LADDER = "ladder", "Ladder"
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=80)
@@ -107,6 +109,8 @@ class League(models.Model):
     round_days = models.PositiveSmallIntegerField(default=7, help_text="Days each round lasts.")
     # Round robin: every round drawn at the start. Swiss: round 1 at the start, each next one from the standings.
     format = models.CharField(max_length=16, choices=Format.choices, default=Format.ROUND_ROBIN)
+    # Knockout heats: how many of each table go through to the next round (leagues.knockout).
+    advance = models.PositiveSmallIntegerField(default=2, help_text="Knockout: players of each table who go through.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -120,6 +124,19 @@ class League(models.Model):
     def is_swiss(self) -> bool:
         """Each round after the first is drawn from the standings as it opens, so rounds open one after another."""
         return self.format == self.Format.SWISS
+
+    @property
+    def is_knockout(self) -> bool:
+        return self.format == self.Format.KNOCKOUT
+
+    @property
+    def is_ladder(self) -> bool:
+        return self.format == self.Format.LADDER
+
+    @property
+    def draws_each_round(self) -> bool:
+        """Swiss, knockout and ladder rounds are drawn as they open, from what the round before left."""
+        return self.format != self.Format.ROUND_ROBIN
 
 
 class Season(models.Model):
@@ -292,6 +309,9 @@ class Standing(models.Model):
     # {"12": 1.5} is one point for each table where it finished ahead of 12, half a point for level.
     # Kept on the row (not a table of pairs) so the standings read it with the lines, in the same query.
     meetings = models.JSONField(default=dict, blank=True)
+    # One more each time a result changes the line (leagues.results): with the line's id it names what the line
+    # holds, so the standings page's cached tables are keyed by it (leagues.standings_page), never by time.
+    revision = models.PositiveIntegerField(default=0)
 
     class Meta:
         indexes = [models.Index(fields=["season", "division"], name="standing_table")]
@@ -318,7 +338,7 @@ class AuditEntry(models.Model):
         ROUND = "round", "Round"
         SEASON = "season", "Season"
         PROMOTION = "promotion", "Promotion and relegation"
-        # A club's own record (no season): invitations resent or cancelled, members' roles changed or removed.
+        # A club's own record (no season): invitations sent, resent, cancelled, accepted; members joined, changed, left.
         INVITATION = "invitation", "Invitation"
         MEMBER = "member", "Member"
 
@@ -344,6 +364,12 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return self.text[:60]
+
+    def club_of(self) -> Club | None:
+        """The club the entry is about: its own for a club's entry, its season's league's for a season's."""
+        if self.club_id is not None:
+            return self.club
+        return self.season.league.club if self.season is not None else None
 
 
 class Rating(models.Model):

@@ -31,5 +31,6 @@ def audit(
 def club_audit(
     club: Club, kind: str, text: str, *, actor: User | None = None, data: dict[str, Any] | None = None
 ) -> AuditEntry:
-    """An entry of the club's own record: an invitation resent or cancelled, a member's role changed or removed."""
+    """An entry of the club's own record: an invitation sent, resent, cancelled or accepted; a member who joined,
+    whose role changed, who left or was removed."""
     return AuditEntry.objects.create(club=club, kind=kind, text=text[:500], actor=actor, data=data or {})

@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -53,7 +53,7 @@ from leagues.standings import (
     result_points,
     seat_groups,
 )
-from leagues.substitutes import seat_offers_make
+from leagues.substitutes import seat_offers_make, seats_never_played
 from leagues.wording import result_text, round_name, table_name
 
 # --- claiming a table ------------------------------------------------------------
@@ -155,8 +155,8 @@ def _fixture_result(fixture: Fixture, season: Season) -> None:
     held = _ratings_locked(season.league.game, lines) if season.league.rated else None
     how = Fixture.How.FORFEIT if behind else Fixture.How.PLAYED
     names = _fixture_store(fixture, None, result, how=how, lines=lines, held=held)
-    if held is not None:
-        _rate(fixture, season.league, result, lines, held)
+    if held is not None:  # a forfeiter is rated last, even one who never moved: the forfeit was theirs
+        _rate(fixture, season.league, result, lines, held, unplayed=seats_never_played(fixture=fixture) - set(behind))
     quit_ = (
         f" {_names_of(fixture, behind, names)} forfeited and {'is' if len(behind) == 1 else 'are'} placed last."
         if behind
@@ -338,23 +338,31 @@ def _standings_apply(
     """Add ``new`` and take away ``old`` on the table's locked Standing rows.
 
     One plain UPDATE per row: for the four rows of a table that is cheaper than the CASE per column
-    that ``bulk_update`` builds.
+    that ``bulk_update`` builds. Each row's ``revision`` goes up by one: the page's cached tables change key.
     """
     round_key = str(fixture.round.number)
     for seat, entrant in enumerate(fixture.seats):
         if entrant is not None:
             line_apply(lines[entrant], fixture, seat, old, new, round_key)
     for row in lines.values():
-        Standing.objects.filter(pk=row.pk).update(**{name: getattr(row, name) for name in LINE_COLUMNS})
+        changed = {name: getattr(row, name) for name in LINE_COLUMNS}
+        Standing.objects.filter(pk=row.pk).update(**changed, revision=F("revision") + 1)
 
 
 def _rate(
-    fixture: Fixture, league: League, result: dict[str, Any], lines: dict[int, Standing], held: dict[int, Rating]
+    fixture: Fixture,
+    league: League,
+    result: dict[str, Any],
+    lines: dict[int, Standing],
+    held: dict[int, Rating],
+    *,
+    unplayed: Collection[int] = (),
 ) -> None:
-    """Ratings move with the placings of the people at the table; bots are not rated, nor are their seats."""
+    """Ratings move with the placings of the people at the table; bots are not rated, nor are their seats, nor
+    the entrants of the ``unplayed`` seats (a bot or a substitute made every move there): no play of theirs."""
     seats = fixture.seats
     groups = PARTNER_GAMES.get(league.game, tuple((i,) for i in range(len(seats))))
-    teams = [[seats[i] for i in group if seats[i] is not None] for group in groups]
+    teams = [[seats[i] for i in group if seats[i] is not None and i not in unplayed] for group in groups]
     places = [min(result["places"][i] for i in group) for group in groups]
     kept = [(team, place) for team, place in zip(teams, places, strict=True) if team]
     if len(kept) < 2:
@@ -434,6 +442,9 @@ def result_forfeit(*, fixture: Fixture, actor: User, entrants: Iterable[Entrant 
         old = fixture.result
         if fixture.counted_at is None:  # locked above: the claim is this call's, and a late count finds it taken
             fixtures_claim(ids=[fixture.pk])
+        # Who forfeited is kept with the table, as when it plays on: a knockout never sends a forfeiter through.
+        Fixture.objects.filter(pk=fixture.pk).update(forfeited=forfeited)
+        fixture.forfeited = forfeited
         new = _result(fixture, season.league, places=places, tallies=_tallies_kept(fixture, old), behind=behind)
         names = _fixture_store(fixture, old, new, how=Fixture.How.FORFEIT)
         who = _names_of(fixture, _forfeit_seats(fixture, losers), names)
@@ -697,24 +708,13 @@ def _bots_take_over(fixture: Fixture, league: League, *, seats: Collection[int] 
         transaction.on_commit(partial(enqueue, "games.tasks.bot_move", match.pk, number, version))
 
 
-# Where a game's running scores are on another scale than its result's: Renfield's table shows the money
-# each seat holds, its outcome the money won in the match (held less the stake each seat sat down with).
-RUNNING_SCORE_OFFSET = {"renfield": "stake"}
-
-
-def scores_as_they_stand(game: str, view: dict[str, Any]) -> list[float]:
-    """A running match's scores on its result's scale, from the spectator's view ("scores", per the contract)."""
-    offset = RUNNING_SCORE_OFFSET.get(game)
-    less = float(view[offset]) if offset else 0.0
-    return [float(s) - less for s in view["scores"]]
-
-
 def _score_as_it_stands(fixture: Fixture, season: Season, actor: User | None) -> None:
     """The table's result from the scores as they stand: the players who made a move of their own ahead of
     those who never did, a forfeiter last; nobody's win when no player played."""
     assert fixture.match_id is not None  # the query selected fixtures with an active match
     match = Match.objects.select_for_update().get(pk=fixture.match_id)
-    scores = scores_as_they_stand(match.game, match.engine.view(match.state, None))
+    # On the result's scale, which each game knows (Renfield's table shows money held, its result money won).
+    scores = match.engine.running_scores(match.engine.view(match.state, None))
     _match_abandon(match)
     claimed = fixtures_claim(ids=[fixture.pk])
     if claimed:

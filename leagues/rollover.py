@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games.models import Match
+from leagues import formats
 from leagues.clubs import check_organizer
 from leagues.errors import LeagueRefused
 from leagues.models import AuditEntry, Entrant, Fixture, Round, Season, Standing
@@ -88,7 +89,8 @@ def season_finish(*, season: Season, actor: User, promote: int | None = None, re
         moves: list[str] = []
         entrants = []
         for division in range(1, season.divisions + 1):
-            rows = standings_for(season=season, division=division)
+            # A knockout's or a ladder's places, else the standings: who moves, and the next season's seeds.
+            rows = formats.final_rows(season, division, standings_for(season=season, division=division))
             up, down = division_moves(
                 size=len(rows),
                 division=division,

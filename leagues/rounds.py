@@ -8,6 +8,7 @@ Settling a round past its "play by" date gives its late tables their results, so
 
 A Swiss league's round gets its tables as it opens (``round_matches_create``, under the round's lock, so once):
 round 1 by the seeds at the draw, each later one from the standings once the round before is all counted.
+Knockout and ladder rounds are drawn the same way, by their own rules (``leagues.formats``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from games.clocks import TimeControl
 from games.models import SeatSpec
 from games.services import match_create
 from leagues import fixtures as schedules
-from leagues import ratings
+from leagues import formats, ratings
 from leagues.clubs import check_organizer
 from leagues.errors import LeagueRefused
 from leagues.models import AuditEntry, Entrant, Fixture, League, Rating, Round, Season
@@ -85,6 +86,12 @@ def round_matches_create(round_: Round, season: Season, actor: User | None) -> N
     league = season.league
     if league.is_swiss and not round_.fixtures.exists():
         swiss_draw(round_=round_, season=season, order=swiss_order(round_=round_, season=season))
+    elif (
+        league.draws_each_round
+        and not round_.fixtures.exists()
+        and not formats.round_draw(round_=round_, season=season)
+    ):
+        return  # a knockout decided before this round: it is dropped (leagues.formats)
     fixtures = list(round_.fixtures.filter(match=None))
     ids = {e for f in fixtures for e in f.seats if e is not None}
     users = {e.pk: e.user for e in Entrant.objects.filter(pk__in=ids).select_related("user")}
@@ -129,6 +136,9 @@ def round_next(round_: Round, season: Season) -> None:
     """Sequential seasons: the next round opens once every table of this one is counted."""
     if season.round_mode != Season.RoundMode.SEQUENTIAL or season.status != Season.Status.RUNNING:
         return
+    # Two tables of the round counted at once each see the other uncounted until it commits: under the round's
+    # lock the last to take it (after the others' commits) sees every table counted, so the next round opens.
+    Round.objects.select_for_update().filter(pk=round_.pk).first()
     if Fixture.objects.filter(round=round_, counted_at=None).exists():
         return
     following = (

@@ -15,7 +15,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Required, TypedDict, Unpack
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, F
 from django.urls import reverse
 
 from accounts.models import User
@@ -25,7 +25,7 @@ from games.clocks import TimeControl
 from games.models import Seat
 from games.outbox import absolute_url, mail_queue, mail_safe
 from leagues import fixtures as schedules
-from leagues import tiebreaks
+from leagues import formats, tiebreaks
 from leagues.clubs import check_organizer, unique_slug
 from leagues.errors import LeagueRefused
 from leagues.models import AuditEntry, Club, Entrant, Fixture, League, Membership, Round, Season, Standing
@@ -76,11 +76,14 @@ class LeagueSettings(TypedDict, total=False):
     rated: bool
     round_days: int | None
     format: str | None
+    advance: int | None
 
 
 def league_create(*, club: Club, actor: User, **settings: Unpack[LeagueSettings]) -> League:
     check_organizer(club, actor)
     fields = _league_fields(**settings)
+    fields.setdefault("advance", max(1, min(2, fields["table_size"] - 1)))
+    _check_league_advance(fields.get("format", League.Format.ROUND_ROBIN), fields["advance"], fields["table_size"])
     slug = unique_slug(League.objects.filter(club=club), fields["name"], fallback="league")
     return League.objects.create(club=club, slug=slug, **fields)
 
@@ -108,6 +111,7 @@ def league_update(*, league: League, actor: User, **settings: Unpack[LeagueSetti
         changes = _league_changes(league, fields)
         for key, value in fields.items():
             setattr(league, key, value)
+        _check_league_advance(league.format, league.advance, league.table_size)
         league.save(update_fields=list(fields))
         if changes:
             _league_changes_audit(league, actor, changes)
@@ -160,8 +164,10 @@ def _league_fields(
     rated: bool = True,
     round_days: int | None = None,
     format: str | None = None,
+    advance: int | None = None,
 ) -> dict[str, Any]:
-    """A league's settings checked, as model fields (``round_days`` and ``format`` only when given: None keeps it)."""
+    """A league's settings checked, as model fields (``round_days``, ``format`` and ``advance`` only when given:
+    None keeps it)."""
     name = (name or "").strip()
     if not name:
         raise LeagueRefused("Give the league a name.")
@@ -184,10 +190,14 @@ def _league_fields(
     if round_days is not None and (isinstance(round_days, bool) or not 1 <= round_days <= 365):
         raise LeagueRefused("A round lasts from 1 to 365 days.")
     if format is not None and format not in League.Format.values:
-        raise LeagueRefused("Choose a round robin or a Swiss format.")
+        raise LeagueRefused("Choose a round robin, Swiss, knockout or ladder format.")
     cadence: dict[str, Any] = {} if round_days is None else {"round_days": round_days}
     if format is not None:
         cadence["format"] = format
+    if advance is not None and format == League.Format.KNOCKOUT:
+        cadence["advance"] = formats.check_advance(advance=advance, table_size=table_size)
+    elif isinstance(advance, int) and not isinstance(advance, bool) and 0 < advance < table_size:
+        cadence["advance"] = advance  # kept for when the league turns to a knockout; another format reads nothing
     return {
         **cadence,
         "name": name,
@@ -201,6 +211,12 @@ def _league_fields(
         "tiebreaks": _checked_tiebreaks(tiebreaks),
         "rated": rated,
     }
+
+
+def _check_league_advance(format: str, advance: int, table_size: int) -> None:
+    """A knockout league sends fewer through than sit at a table (a table size changed since is refused too)."""
+    if format == League.Format.KNOCKOUT:
+        formats.check_advance(advance=advance, table_size=table_size)
 
 
 def _time_control_json(value: TimeControl | dict[str, Any] | None) -> dict[str, int] | None:
@@ -270,7 +286,7 @@ def season_create(
         or settle not in Season.Settle.values
     ):
         raise LeagueRefused("Choose how rounds open, how empty seats are filled and how late matches are settled.")
-    check_swiss_rounds(league, round_mode)
+    check_swiss_rounds(league, round_mode, fill)
     with transaction.atomic():
         League.objects.select_for_update().filter(pk=league.pk).first()  # numbers one season at a time
         last = Season.objects.filter(league=league).order_by("-number").first()
@@ -430,7 +446,7 @@ def entrant_set_division(*, entrant: Entrant, actor: User, division: int) -> Ent
             raise LeagueRefused(f"This season has divisions 1 to {season.divisions}.")
         entrant.division = division
         entrant.save(update_fields=["division"])
-        Standing.objects.filter(entrant=entrant).update(division=division)
+        Standing.objects.filter(entrant=entrant).update(division=division, revision=F("revision") + 1)
         season.round_set.all().delete()  # the draw was for the old divisions
     return entrant
 
@@ -463,7 +479,7 @@ def divisions_seed(*, season: Season, actor: User, by: str) -> list[Entrant]:
             for rank, entrant in enumerate(order[start : start + size], start=start + 1):
                 entrant.division, entrant.seed_rank = division, rank
             ids = [e.pk for e in order[start : start + size]]
-            Standing.objects.filter(entrant_id__in=ids).update(division=division)
+            Standing.objects.filter(entrant_id__in=ids).update(division=division, revision=F("revision") + 1)
             start += size
         Entrant.objects.bulk_update(order, ["division", "seed_rank"])
         season.round_set.all().delete()  # the draw was for the old divisions
@@ -489,7 +505,7 @@ def fixtures_generate(*, season: Season, actor: User, seed: int | None = None) -
         check_organizer(league.club_id, actor)
         if season.status != Season.Status.CLOSED:
             raise LeagueRefused("Close registration before making the fixtures; they cannot change once it starts.")
-        check_swiss_rounds(league, season.round_mode)
+        check_swiss_rounds(league, season.round_mode, season.fill)
         season.seed = secrets.randbits(31) if seed is None else seed
         season.save(update_fields=["seed"])
         season.round_set.all().delete()
@@ -498,9 +514,14 @@ def fixtures_generate(*, season: Season, actor: User, seed: int | None = None) -
             by_division.setdefault(division, []).append(entrant_id)
         if not by_division:
             raise LeagueRefused("Nobody has registered for this season.")
+        needed: dict[int, int] = {}
+        if league.is_knockout:  # as many rounds as the largest division needs to reach its final
+            needed = formats.knockout_rounds(league, {d: len(ids) for d, ids in by_division.items()})
+            season.rounds = max(needed.values())
+            season.save(update_fields=["rounds"])
         made: list[Round] = []
         for division, ids in sorted(by_division.items()):
-            made += _division_fixtures(season, league, division, ids)
+            made += _division_fixtures(season, league, division, ids, needed.get(division, season.rounds))
         tables = Fixture.objects.filter(round__season=season).count()
         audit(
             season,
@@ -512,23 +533,37 @@ def fixtures_generate(*, season: Season, actor: User, seed: int | None = None) -
     return made
 
 
-def check_swiss_rounds(league: League, round_mode: str) -> None:
-    """A Swiss round is drawn from the standings after the one before: its rounds cannot all open at once."""
-    if league.is_swiss and round_mode != Season.RoundMode.SEQUENTIAL:
+FORMAT_NAMES: dict[str, str] = {
+    League.Format.SWISS: "Swiss",
+    League.Format.KNOCKOUT: "knockout",
+    League.Format.LADDER: "ladder",
+}
+
+
+def check_swiss_rounds(league: League, round_mode: str, fill: str = Season.Fill.BOTS) -> None:
+    """A Swiss, knockout or ladder round is drawn from the round before: its rounds cannot all open at once. A
+    knockout or a ladder seats everyone every round: bots fill its short tables, nobody sits out."""
+    name = FORMAT_NAMES.get(league.format, league.format)
+    if league.draws_each_round and round_mode != Season.RoundMode.SEQUENTIAL:
         raise LeagueRefused(
-            "This league plays a Swiss format: each round is drawn from the standings after the one before, "
-            "so its rounds open one after another, not all at once."
+            f"This league plays a {name} format: each round is drawn from the "
+            "round before, so its rounds open one after another, not all at once."
+        )
+    if (league.is_knockout or league.is_ladder) and fill != Season.Fill.BOTS:
+        raise LeagueRefused(
+            f"A {name} season seats everyone every round: "
+            "bots fill the empty seats of a short table, nobody sits out with a bye."
         )
 
 
-def _division_fixtures(season: Season, league: League, division: int, ids: list[int]) -> list[Round]:
+def _division_fixtures(season: Season, league: League, division: int, ids: list[int], rounds: int) -> list[Round]:
     size = league.table_size
     if len(ids) < 2:
         raise LeagueRefused(f"Division {division} needs at least two players.")
     if season.fill == Season.Fill.BYES and len(ids) < size:
         raise LeagueRefused(f"Division {division} has {len(ids)} players, too few for tables of {size} without bots.")
-    if league.is_swiss:
-        return _swiss_fixtures(season, division)
+    if league.draws_each_round:
+        return _swiss_fixtures(season, division, rounds)
     try:
         draw = schedules.schedule(
             ids,
@@ -555,10 +590,11 @@ def _division_fixtures(season: Season, league: League, division: int, ids: list[
     return made
 
 
-def _swiss_fixtures(season: Season, division: int) -> list[Round]:
-    """A Swiss season's rounds, with only the first drawn (by the seeds); the others are drawn as they open."""
+def _swiss_fixtures(season: Season, division: int, rounds: int) -> list[Round]:
+    """A Swiss (knockout, ladder) season's rounds, with only the first drawn (by the seeds); the others are drawn
+    as they open."""
     made = []
-    for number in range(1, season.rounds + 1):
+    for number in range(1, rounds + 1):
         opens_at, play_by = _round_dates(season, number)
         made.append(
             Round.objects.create(season=season, number=number, division=division, opens_at=opens_at, play_by=play_by)
@@ -572,7 +608,10 @@ def _swiss_fixtures(season: Season, division: int) -> list[Round]:
     for n, entrant in enumerate(unseeded, start=last + 1):
         entrant.seed_rank = n
     Entrant.objects.bulk_update(unseeded, ["seed_rank"])
-    swiss_draw(round_=made[0], season=season, order=order)
+    if season.league.is_swiss:
+        swiss_draw(round_=made[0], season=season, order=order)
+    else:
+        formats.round_draw(round_=made[0], season=season, seeds=order)
     return made
 
 

@@ -20,8 +20,22 @@ from typing import Any
 
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Count, Exists, Model, OuterRef, Q, QuerySet, Subquery, TextField
-from django.db.models.functions import MD5, Cast
+from django.db import connection
+from django.db.models import (
+    Count,
+    Exists,
+    Max,
+    Model,
+    OuterRef,
+    Q,
+    QuerySet,
+    StringAgg,
+    Subquery,
+    Sum,
+    TextField,
+    Value,
+)
+from django.db.models.functions import MD5, Cast, Concat, Length
 from django.utils import timezone
 
 from accounts.models import User
@@ -479,13 +493,51 @@ def league_get(*, club_slug: str, league_slug: str) -> League | None:
     return _one(League.objects.select_related("club").filter(club__slug=club_slug, slug=league_slug))
 
 
+def standings_digest() -> Concat:
+    """What a season's standings page shows, digested for a Season query: the key of its cached tables
+    (``leagues.standings_page``). Two subqueries with the season, a few aggregates each, however big.
+
+    - The lines: how many, the sum of their revisions (each one more with every change a result, an
+      adjustment, a void or a division makes to it) and the newest id (a rebuild makes them anew).
+    - The players: how many, and a digest of their names and addresses (the name shown falls back on it).
+    - Their ratings in the league's game, which results in other leagues move: how many, and the sum of
+      their matches (every rating change counts one more).
+    """
+    count, text = Count("pk"), TextField()
+    lines = Entrant.objects.filter(season=OuterRef("pk")).order_by().values("season")
+    # Each name and address with its length first: no name runs into an address or the next player's.
+    name, email = "user__display_name", "user__email"
+    person = Concat(
+        Cast(Length(name), text), Value("."), Cast(Length(email), text), Value("."), name, email, output_field=text
+    )
+    # An SQLite before 3.44 joins the names in the order it finds them: the same names in another order are
+    # another key (a miss, never a stale page).
+    in_order = "pk" if connection.features.supports_aggregate_order_by_clause else None
+    sums = (count, Value(":"), Sum("standing__revision"), Value(":"), Max("standing__pk"), Value(":"))
+    lines = lines.annotate(key=Concat(*sums, MD5(StringAgg(person, Value(","), order_by=in_order)), output_field=text))
+    rated = Rating.objects.filter(game=OuterRef("league__game"), user__entries__season=OuterRef("pk")).order_by()
+    rated = rated.values("game").annotate(key=Concat(count, Value(":"), Sum("matches"), output_field=text))
+    return Concat(Subquery(lines.values("key")), Value("/"), Subquery(rated.values("key")), output_field=text)
+
+
 def season_get(
-    *, club_slug: str, league_slug: str, number: int, reader: User | None, with_void: bool = False
+    *,
+    club_slug: str,
+    league_slug: str,
+    number: int,
+    reader: User | None,
+    with_void: bool = False,
+    with_standings: bool = False,
 ) -> Season | None:
     """The season with its league and club from one query, annotated with the reader's role in the club
-    (``reader_role``, a subquery; ``reader_substitute``, whether they are in its substitute pool) and, ``with_void``,
-    whether any of its tables is void (``has_void``)."""
+    (``reader_role``, a subquery; ``reader_substitute``, whether they are in its substitute pool), ``with_void``,
+    whether any of its tables is void (``has_void``), and ``with_standings``, the key of its standings tables
+    (``standings_digest``) and whether the reader plays in it (``reader_entrant``)."""
     annotations: dict[str, Any] = {}
+    if with_standings:
+        annotations["standings_digest"] = standings_digest()
+        if reader is not None:
+            annotations["reader_entrant"] = Exists(Entrant.objects.filter(season=OuterRef("pk"), user=reader))
     if with_void:
         annotations["has_void"] = Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))
         # And whether a substitute played any seat (the standings page then says who played what).
@@ -535,7 +587,7 @@ def invitations_pending(*, club: Club) -> QuerySet[ClubInvitation]:
 
 
 def club_record(*, club: Club, limit: int = 100) -> list[AuditEntry]:
-    """The club's own record (invitations resent or cancelled, members' roles changed or removed), newest first."""
+    """The club's own record (invitations sent, resent, cancelled, accepted; members joined, changed, removed), newest first."""
     return list(AuditEntry.objects.filter(club=club, season=None).select_related("actor")[:limit])
 
 

@@ -21,12 +21,13 @@ from datetime import timedelta
 
 from django.core import signing
 from django.db import transaction
+from django.db.models import Count, Min, Q
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
 from games.errors import Refused
-from games.models import Match
+from games.models import Match, Move
 from games.outbox import absolute_url, mail_queue, mail_safe
 from games.services import seat_substitute
 from leagues.clubs import check_organizer
@@ -263,3 +264,37 @@ def seat_offer_accept(*, token: str, user: User) -> SeatOffer:
             data={"seat": offer.seat, "entrant": offer.entrant_id, "substitute": user.pk, "from_move": first},
         )
     return offer
+
+
+def seats_never_played(*, fixture: Fixture) -> set[int]:
+    """The seats at the table whose entrant made no move of their own: a bot (they were away, or timed out from
+    the start) or a substitute played every move the log has there. Such an entrant is not rated on the table
+    (``leagues.results``); one who made a single move of their own played part of it and is rated.
+
+    Their own moves are the seat's player moves before a substitute's first (``SeatOffer.from_move``, counted
+    from 1, is ply ``from_move - 1``). A seat the log has no move for at all (a match whose log is not all
+    here) tells nothing, and is rated by its result as before. Two queries.
+    """
+    if fixture.match_id is None:
+        return set()
+    taken = dict(
+        SeatOffer.objects.filter(fixture=fixture, taken_at__isnull=False, from_move__isnull=False).values_list(
+            "seat", "from_move"
+        )
+    )
+    rows = (
+        Move.objects.filter(match_id=fixture.match_id)
+        .values("seat")
+        .annotate(n=Count("pk"), first=Min("ply", filter=Q(kind=Move.Kind.PLAYER)))
+        .order_by()
+    )
+    logged = {row["seat"]: row["first"] for row in rows if row["n"]}
+    people = [n for n, e in enumerate(fixture.seats) if e is not None]
+    never: set[int] = set()
+    for seat in people:
+        if seat not in logged:
+            continue
+        first, substitute_from = logged[seat], taken.get(seat)
+        if first is None or (substitute_from is not None and first >= substitute_from - 1):
+            never.add(seat)
+    return never

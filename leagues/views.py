@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -30,7 +31,7 @@ from games.ratelimit import rate_limited
 from games.spreadsheets import write_csv
 from leagues import clubs as club_services
 from leagues import fixtures as schedules
-from leagues import results, rollover, rounds, seasons, selectors, tiebreaks
+from leagues import formats, results, rollover, rounds, seasons, selectors, standings_page, tiebreaks
 from leagues.access import (
     ORGANIZER,
     check_form,
@@ -337,8 +338,8 @@ def _option_words(value: Any) -> str:
 def season_create(request: AuthedRequest, club_slug: str, league_slug: str) -> HttpResponse:
     league, role = league_access(request, club_slug, league_slug)
     organizer_only(role)
-    # A Swiss league draws each round from the standings, so its rounds open one after another.
-    initial = {"round_mode": Season.RoundMode.SEQUENTIAL} if league.is_swiss else {}
+    # A Swiss, knockout or ladder league draws each round from the round before: its rounds open one after another.
+    initial = {"round_mode": Season.RoundMode.SEQUENTIAL} if league.draws_each_round else {}
     form = SeasonForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -656,34 +657,52 @@ def season_finish(request: AuthedRequest, club_slug: str, league_slug: str, numb
 @require_GET
 def standings(request: HtmxHttpRequest, club_slug: str, league_slug: str, number: int) -> HttpResponse:
     # Whether any table is void, asked with the season (a season without one reads no fixtures); a fragment
-    # shows no void tables and does not ask.
-    season, role = season_access(request, club_slug, league_slug, number, with_void=not request.htmx)
-    sort = request.GET.get("sort", "")
-    show_all = request.GET.get("all") == "1"
-    keys = [k for k in season.league.tiebreaks if k != "points"]
-    user = user_of(request)
-    player_url = reverse("leagues-player", args=[club_slug, league_slug, number, 1]).removesuffix("1/") + "{}/"
+    # shows no void tables and does not ask. The tables come from the page cache (leagues.standings_page).
+    season, role = season_access(
+        request, club_slug, league_slug, number, with_void=not request.htmx, with_standings=True
+    )
+    sort, show_all, user = request.GET.get("sort", ""), request.GET.get("all") == "1", user_of(request)
     limit, reader_id = None if show_all else PAGE_ROWS, user.pk if user else None
-    divided = _divisions(season)
+    viewer = reader_id if getattr(season, "reader_entrant", False) else None  # nobody else has a line to mark
+    key = standings_page.tables_key(
+        season=season, path=request.path, sort=sort, show_all=show_all, limit=limit, viewer=viewer
+    )
+    tables = standings_page.tables_html(
+        key=key, render=partial(_standings_tables, season, sort=sort, show_all=show_all, limit=limit, reader_id=viewer)
+    )
+    if request.htmx:
+        return HttpResponse(tables)
+    context = {
+        **season_context(season, role),
+        "tables_html": tables,
+        "void_tables": _void_tables(season) if getattr(season, "has_void", False) else [],
+        "stints": selectors.stints_of(season=season) if getattr(season, "has_stints", False) else [],
+        "format_tables": formats.format_standings(season=season),  # a knockout's progress or the ladder; else None
+    }
+    return render(request, "leagues/standings.html", context)
+
+
+def _standings_tables(season: Season, *, sort: str, show_all: bool, limit: int | None, reader_id: int | None) -> str:
+    """The standings tables of every division, with their headings and charts, as the page shows them."""
+    league = season.league
+    keys = [k for k in league.tiebreaks if k != "points"]
+    player_url = reverse("leagues-player", args=[league.club.slug, league.slug, season.number, 1])
+    player_url = player_url.removesuffix("1/") + "{}/"
     tables = [
         standings_table(d, rows, season, sort=sort, limit=limit, keys=keys, player_url=player_url, reader_id=reader_id)
-        for d, rows in divided
+        for d, rows in _divisions(season)
     ]
     columns = [("rank", "#"), ("name", "Player"), ("played", "Played"), ("points", "Points")]
     columns += [(k, COLUMN_LABELS.get(k, k)) for k in keys] + [("rating", "Rating")]
     context = {
-        **season_context(season, role),
         "tables": tables,
-        "void_tables": _void_tables(season, divided) if getattr(season, "has_void", False) else [],
-        "stints": selectors.stints_of(season=season) if getattr(season, "has_stints", False) else [],
         "sort": sort,
         "show_all": show_all,
         "page_rows": str(PAGE_ROWS),
         "columns": _headings(columns, sort=sort, show_all=show_all),
         "width": str(len(columns) + 2),  # the columns, reliability and form
     }
-    template = "leagues/standings.html#standings-tables" if request.htmx else "leagues/standings.html"
-    return render(request, template, context)
+    return render_to_string("leagues/standings.html#standings-tables", context)
 
 
 def _headings(columns: list[tuple[str, str]], *, sort: str, show_all: bool) -> list[dict[str, str]]:
@@ -699,9 +718,9 @@ def _headings(columns: list[tuple[str, str]], *, sort: str, show_all: bool) -> l
     ]
 
 
-def _void_tables(season: Season, divided: list[tuple[int | None, list[selectors.StandingRow]]]) -> list[dict[str, Any]]:
-    """The void tables with their players' names, taken from the standings lines already read."""
-    names = {row.entrant_id: row.name for _d, rows in divided for row in rows}
+def _void_tables(season: Season) -> list[dict[str, Any]]:
+    """The void tables with their players' names."""
+    names = selectors.entrant_names(season=season)
     return [
         {"fixture": f, "round": f.round, "names": _seat_names(f.seats, names)}
         for f in selectors.void_fixtures(season=season)

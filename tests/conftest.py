@@ -100,3 +100,17 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
 def site(live_server: Any, transactional_db: Any) -> str:
     """The live server's address, on a database the browser's requests can see."""
     return str(live_server.url)
+
+
+# --- caches ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def _empty_caches() -> Iterator[None]:
+    """Every test starts with empty caches: ids and versions repeat from test to test (rolled back), and a
+    page part cached by one test must not stand in for another test's rows."""
+    from django.core.cache import caches
+
+    for alias in ("default", "template_fragments"):
+        caches[alias].clear()
+    yield

@@ -20,8 +20,12 @@ from tests.accounts.factories import PASSWORD, UserFactory
 pytestmark = pytest.mark.django_db
 
 CACHED = {"SESSION_ENGINE": "accounts.sessions"}
-LOCMEM = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions-test"}}
-DOWN = {"default": {"BACKEND": "tests.accounts.test_sessions.DownCache"}}
+PAGES = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions-test-pages"}
+LOCMEM = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sessions-test"},
+    "template_fragments": PAGES,
+}
+DOWN = {"default": {"BACKEND": "tests.accounts.test_sessions.DownCache"}, "template_fragments": PAGES}
 
 
 class DownCache(BaseCache):

@@ -369,8 +369,8 @@ def test_no_turn_mail_shows_a_card_its_reader_may_not_see(game: str) -> None:
                 assert not leaked, f"{game}: seat {seat}'s mail shows {sorted(leaked)}"
                 allowed_names = {presenter.card_text(c) for c in allowed}
                 names = {presenter.card_text(c) for c in universe - allowed} - allowed_names
-                # The log is public: the table shows every line of it to everyone.
-                log = "\n".join(m["text"] for m in match.recent_moves)
+                # The log is public: the table shows every line of it, and its why lines, to everyone.
+                log = "\n".join(_public_log(match))
                 shown = {n for n in names if n and _named(n, mail.body) and not _named(n, log)}
                 assert not shown, f"{game}: seat {seat}'s mail names {sorted(shown)}"
                 hand = set(view.get("hand") or [])
@@ -380,6 +380,15 @@ def test_no_turn_mail_shows_a_card_its_reader_may_not_see(game: str) -> None:
             if match.is_over:
                 break
         assert seen_hand
+
+
+def _public_log(match: Match) -> list[str]:
+    """The snapshot's log lines as the table shows them to every reader: each move's text and its why lines."""
+    presenter, names = presenter_for(match.game), [s.name for s in match.seats.order_by("number")]
+    lines = []
+    for move in match.recent_moves:
+        lines += [move["text"], *(why["text"] for why in presenter.log_reasons(move.get("reasons"), names))]
+    return lines
 
 
 def test_the_confirmation_page_shows_the_seats_view_only_while_the_move_can_be_made() -> None:

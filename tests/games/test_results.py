@@ -82,7 +82,9 @@ def test_the_dashboard_shows_finished_matches_with_their_result() -> None:
     rows = login(match.created_by).get(reverse("games-dashboard"))
     finished = rows.context["finished"]
     assert [m.pk for m in finished] == [match.pk]
-    result = finished[0].result
+    seats = list(match.seats.order_by("number"))
+    mine = next(s.number for s in seats if s.user_id == match.created_by_id)
+    result = presenter_for("rentz").result_summary(match.outcome, [s.name for s in seats], mine)
     assert result["place"].endswith(f"of {match.players}") and result["winners"]
     text = rows.content.decode()
     assert f"You came {result['place']}" in text and f"won by {result['winners']}" in text

@@ -153,8 +153,8 @@ def test_it_gives_byes_to_the_lowest_who_sat_out_least() -> None:
 
 def test_it_refuses_an_unknown_format_with_a_sentence() -> None:
     club = make_club()
-    with pytest.raises(LeagueRefused, match="round robin or a Swiss"):
-        make_league(club=club, format="knockout")
+    with pytest.raises(LeagueRefused, match="round robin, Swiss, knockout or ladder"):
+        make_league(club=club, format="elimination")
     assert not League.objects.filter(club=club).exists()
 
 

@@ -117,6 +117,8 @@ def _league_data(w: World, draw: Draw) -> dict[str, Any]:
     optional = {
         "place_points": choice(["", "4,2,1,0", "3;2;1", "1,2,3", "-1,0", "nan,1"], st.one_of(NUMBER, PLACE_POINTS)),
         "rated": choice(["on"]),
+        "format": choice(list(League.Format.values)),
+        "advance": choice(["1", "2", "3"], NUMBER),
         **{
             f"tc_{n}": choice(["1", "24", "0.5"], st.one_of(NUMBER, CLOCK_HOURS))
             for n in ("initial", "increment", "cap")

@@ -1,0 +1,44 @@
+"""``{% cachedpart "name" key %}…{% endcachedpart %}``: a part of a page kept in the page cache under ``key``.
+
+As Django's ``{% cache %}``, on the ``template_fragments`` cache (config/cache.py, its timeout), with two
+differences: a key that is None renders the part without the cache (a page whose part may not be kept,
+say a waiting table), and there is no timeout argument, since keys name what they show and nothing
+is invalidated by time. ``key`` comes from the view (``Table.public_key``), never from the request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.core.cache import caches
+from django.core.cache.utils import make_template_fragment_key
+
+register = template.Library()
+
+
+class CachedPartNode(template.Node):
+    def __init__(self, nodelist: template.NodeList, name: str, key: template.base.FilterExpression) -> None:
+        self.nodelist, self.name, self.key = nodelist, name, key
+
+    def render(self, context: template.Context) -> str:
+        key = self.key.resolve(context)
+        if key is None:
+            return self.nodelist.render(context)
+        cache = caches["template_fragments"]
+        cache_key = make_template_fragment_key(self.name, [key])
+        value: Any = cache.get(cache_key)
+        if value is None:
+            value = self.nodelist.render(context)
+            cache.set(cache_key, value)
+        return str(value)
+
+
+@register.tag("cachedpart")
+def cachedpart(parser: template.base.Parser, token: template.base.Token) -> CachedPartNode:
+    bits = token.split_contents()
+    if len(bits) != 3 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
+        raise template.TemplateSyntaxError('Use {% cachedpart "name" key %}…{% endcachedpart %}.')
+    nodelist = parser.parse(("endcachedpart",))
+    parser.delete_first_token()
+    return CachedPartNode(nodelist, bits[1][1:-1], parser.compile_filter(bits[2]))
