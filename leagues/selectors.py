@@ -515,8 +515,8 @@ def standings_digest() -> Concat:
     in_order = "pk" if connection.features.supports_aggregate_order_by_clause else None
     sums = (count, Value(":"), Sum("standing__revision"), Value(":"), Max("standing__pk"), Value(":"))
     lines = lines.annotate(key=Concat(*sums, MD5(StringAgg(person, Value(","), order_by=in_order)), output_field=text))
-    rated = Rating.objects.filter(game=OuterRef("league__game"), user__entries__season=OuterRef("pk")).order_by()
-    rated = rated.values("game").annotate(key=Concat(count, Value(":"), Sum("matches"), output_field=text))
+    ratings = Rating.objects.filter(game=OuterRef("league__game"), user__entries__season=OuterRef("pk")).order_by()
+    rated = ratings.values("game").annotate(key=Concat(count, Value(":"), Sum("matches"), output_field=text))
     return Concat(Subquery(lines.values("key")), Value("/"), Subquery(rated.values("key")), output_field=text)
 
 
