@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -102,28 +102,35 @@ def dashboard_for(*, user: User) -> dict[str, Any]:
         .order_by("-updated_at")
         .values("pk")[:DASHBOARD_WATCH]
     )
-    found: dict[int, list[tuple[Any, ...]]] = {}
-    for row in Seat.objects.filter(Q(match__in=newest) | Q(match__in=watched)).values_list(*_INDEX_FIELDS).order_by():
-        found.setdefault(row[0], []).append(row)
+    found: dict[int, list[Any]] = {}
+    index = Seat.objects.filter(Q(match__in=newest) | Q(match__in=watched)).values_list(*_INDEX_FIELDS, named=True)
+    for seat in index.order_by():
+        found.setdefault(seat.match_id, []).append(seat)
     rows, watch = [], []
     for match_id, seats in found.items():
-        seats.sort(key=itemgetter(1))
-        mine = next((s for s in seats if s[2] == user.pk), None)
-        _, _, _, _, _, _, _, _, game, version, status, updated_at, _, _ = seats[0]
-        people = tuple((s[1], s[2], s[3], s[4], bool(s[5]), s[12], s[13]) for s in seats)
-        number = mine[1] if mine is not None else None
+        seats.sort(key=attrgetter("number"))
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        first = seats[0]
+        people = tuple(
+            (s.number, s.user_id, s.bot_level, s.joined, bool(s.invite_token), s.user__display_name, s.user__email)
+            for s in seats
+        )
+        number = mine.number if mine is not None else None
+        key = part_key(
+            "dashboard-row", match_id, first.match__game, first.match__version, first.match__status, number, people
+        )
         row = DashboardRow(
             pk=match_id,
-            game=game,
-            status=status,
-            updated_at=updated_at,
+            game=first.match__game,
+            status=first.match__status,
+            updated_at=first.match__updated_at,
             mine=number,
-            key=part_key("dashboard-row", match_id, game, version, status, number, people),
+            key=key,
         )
         if mine is None:  # a watched match: the player has no seat there
             watch.append(row)
         else:
-            row.awaiting, row.joined, row.deadline = mine[6], mine[4], mine[7]
+            row.awaiting, row.joined, row.deadline = mine.awaiting, mine.joined, mine.deadline
             rows.append(row)
     rows.sort(key=attrgetter("updated_at", "pk"), reverse=True)
     watch.sort(key=attrgetter("updated_at", "pk"), reverse=True)

@@ -18,18 +18,9 @@ from leagues.rounds import round_open
 from leagues.seasons import fixtures_generate, league_update, season_create
 from tests.leagues.factories import finish, fixtures_of, make_club, make_league, make_season, organizer_of
 from tests.leagues.flow_world import login, page, round_of, season_url
+from tests.leagues.format_play import SWISS_LEAGUE as LEAGUE
 
 pytestmark = pytest.mark.django_db
-
-LEAGUE = {
-    "name": "Swiss League",
-    "game": "renfield",
-    "table_size": 4,
-    "time_control": "2d",
-    "timeout_bot_level": "basic",
-    "scoring": "places",
-    "tiebreak_1": "points",
-}
 
 
 def swiss(*, players: int = 8, rounds: int = 3, **kwargs: Any) -> Season:

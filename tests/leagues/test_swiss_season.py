@@ -9,34 +9,14 @@ from itertools import combinations
 
 import pytest
 
-from games.models import Match, Seat
-from games.services import bot_action, move_submit
 from leagues import fixtures as schedules
 from leagues.models import Entrant, Fixture, Season, Standing
 from leagues.results import fixture_count
 from leagues.rollover import season_finish
 from tests.leagues.factories import fixtures_of, make_league, make_season, organizer_of
+from tests.leagues.format_play import PLACE_POINTS, play_by_bots
 
 pytestmark = pytest.mark.django_db
-
-PLACE_POINTS = [4, 2, 1, 0]
-# Moves a Renfield match of four bots takes at most with the quick options: a bound, so a bug cannot hang the test.
-MOST_MOVES = 5000
-
-
-def play_by_bots(fixture: Fixture) -> Match:
-    """Every awaited seat's move chosen by a basic bot from that seat's view and submitted as the player's."""
-    assert fixture.match_id is not None, "the round is open"
-    match = Match.objects.get(pk=fixture.match_id)
-    for _ in range(MOST_MOVES):
-        if match.status == Match.Status.FINISHED:
-            return match
-        seat = Seat.objects.filter(match=match, awaiting=True).select_related("user").order_by("number").first()
-        assert seat is not None, "a match in play awaits somebody"
-        action = bot_action(match=match, seat=seat.number, level=Seat.BotLevel.BASIC)
-        move_submit(match=match, user=seat.user, seat=None, action=action, version=match.version)
-        match.refresh_from_db()
-    raise AssertionError(f"match {match.pk} did not finish in {MOST_MOVES} moves")
 
 
 def shared_points(places: list[int]) -> list[float]:
