@@ -1,6 +1,6 @@
 """The games tests' setup: bounded waits on PostgreSQL, a signed-in client, the clock world
 (tests/games/world.py) and the check that threads leave no database session behind
-(tests/games/threads.py). Celery run inline (``eager``) is project-wide: tests/conftest.py."""
+(tests/threads.py). Celery run inline (``eager``) is project-wide: tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ from django.dispatch import receiver
 from django.test import Client
 
 from tests.games.factories import PASSWORD
-from tests.games.threads import open_sessions, thread_pids
 from tests.games.world import QUEUED_TASKS, World
 from tests.inline_bots import InlineBots
+from tests.threads import open_sessions, thread_pids
 
 # A lock wait or a runaway statement fails the test with PostgreSQL's own message instead of
 # holding the run until the CI job times out (a hang here once cost ten minutes).

@@ -5,7 +5,6 @@ broker, two callers at once on PostgreSQL), and what a clock costs a move. Time 
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 from typing import Any
 from unittest import mock
@@ -19,8 +18,8 @@ from games.clocks import TimeControl
 from games.models import Move, Seat
 from games.services import seat_timeout
 from tests.games.queries import MOVE_QUERY_BUDGET, move_queries, writes
-from tests.games.threads import thread_pids
 from tests.games.world import MINUTE, START, TEN_MINUTES, World, awaited, clocked, move_first_legal, timeouts
+from tests.threads import together
 
 pytestmark = pytest.mark.django_db(transaction=True)  # on-commit callbacks queue the tasks, as in production
 
@@ -251,28 +250,9 @@ def test_the_tasks_and_the_sweep_at_the_same_moment_make_exactly_one_timeout_eac
     match = clocked("rapscallion", humans=4)
     seats = awaited(match)
     world.now = seats[0].deadline + MINUTE
-    barrier = threading.Barrier(len(seats) + 1, timeout=30)
-    results: list[Any] = []
-
-    def run(call: Any) -> None:
-        try:
-            barrier.wait()
-            results.append(call())
-        except Exception as exc:  # reported in the assertion
-            results.append(exc)
-        finally:
-            if connection.connection is not None:
-                thread_pids.append(connection.connection.info.backend_pid)
-            connection.close()
-
-    calls = [lambda s=s: seat_timeout(seat_id=s.pk, deadline=s.deadline) for s in seats]
+    calls: list[Any] = [lambda s=s: seat_timeout(seat_id=s.pk, deadline=s.deadline) for s in seats]
     calls.append(lambda: match_timeouts(match_id=match.pk))
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    assert not any(thread.is_alive() for thread in threads)
+    results = together(calls)
     assert not any(isinstance(r, BaseException) for r in results), results
     moves = list(Move.objects.filter(match=match, kind=Move.Kind.TIMEOUT).values_list("seat", flat=True))
     assert sorted(moves) == [0, 1, 2, 3]

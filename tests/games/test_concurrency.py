@@ -19,36 +19,13 @@ from games.errors import Refused
 from games.models import Match, Move
 from games.services import move_submit
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
-from tests.games.threads import thread_pids
-
-THREAD_TIMEOUT = 30.0
+from tests.threads import THREAD_TIMEOUT, thread_pids, together
 
 
 def _together(calls: list[Callable[[], str]]) -> list[str]:
-    """Run the calls in threads released at the same moment; every thread answers, none hangs."""
-    barrier = threading.Barrier(len(calls), timeout=THREAD_TIMEOUT)
-    outcomes: list[str] = []
-
-    def run(call: Callable[[], str]) -> None:
-        try:
-            barrier.wait()
-            outcomes.append(call())
-        except Refused as exc:
-            outcomes.append(str(exc))
-        except Exception as exc:  # reported in the assertion, not lost in the thread
-            outcomes.append(f"error: {exc!r}")
-        finally:
-            if connection.connection is not None:
-                thread_pids.append(connection.connection.info.backend_pid)
-            connection.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=THREAD_TIMEOUT)
-    assert not any(thread.is_alive() for thread in threads), "a submission did not finish"
-    return outcomes
+    """The calls at the same moment (``tests.threads.together``); a refusal answers with its sentence, any other
+    exception as "error: ..." so that the assertion shows it."""
+    return [a if isinstance(a, str) else f"error: {a!r}" for a in together(calls, refusals=(Refused,))]
 
 
 @pytest.mark.postgres

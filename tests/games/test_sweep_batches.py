@@ -17,8 +17,8 @@ from games import services, tasks
 from games.models import Match, Move, Seat
 from games.selectors import match_locked
 from games.services import timeouts_batch
-from tests.games.threads import thread_pids
 from tests.games.world import MINUTE, World, awaited, clocked, timeouts
+from tests.threads import together
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,38 +104,13 @@ def test_a_failed_batch_writes_nothing_of_itself(world: World) -> None:
 # --- PostgreSQL: batches meeting each other and other transactions -------------------------------------------------
 
 
-def _together(calls: list[Any]) -> list[Any]:
-    """Run the calls in threads released at the same moment, each on its own connection; their results."""
-    barrier = threading.Barrier(len(calls), timeout=THREAD_TIMEOUT)
-    results: list[Any] = []
-
-    def run(call: Any) -> None:
-        try:
-            barrier.wait()
-            results.append(call())
-        except Exception as exc:  # reported in the assertion
-            results.append(exc)
-        finally:
-            if connection.connection is not None:
-                thread_pids.append(connection.connection.info.backend_pid)
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=THREAD_TIMEOUT)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
-
-
 @pytest.mark.postgres
 @pytest.mark.usefixtures("no_connection_left")
 def test_two_batches_of_the_same_matches_at_once_time_out_each_seat_once(world: World) -> None:
     matches = sealed_matches(4)
     overdue(world, matches)
     ids = [m.pk for m in matches]
-    results = _together([lambda: tasks.deadline_batch(ids), lambda: tasks.deadline_batch(list(reversed(ids)))])
+    results = together([lambda: tasks.deadline_batch(ids), lambda: tasks.deadline_batch(list(reversed(ids)))])
     assert not any(isinstance(r, BaseException) for r in results), results
     assert sum(results) == 16  # each seat's timeout played by exactly one of them
     assert timeout_seats(matches) == sorted((m.pk, n) for m in matches for n in range(4))
@@ -168,6 +143,6 @@ def test_a_batch_leaves_out_a_match_another_transaction_holds_and_plays_it_once_
         with mock.patch("games.tasks.timeouts_batch", side_effect=spy):
             return tasks.deadline_batch([m.pk for m in matches])
 
-    assert sorted(_together([hold, sweep_batch]), key=str) == [12, "held"]
+    assert sorted(together([hold, sweep_batch]), key=str) == [12, "held"]
     assert batches == [(8, [held.pk])]  # the batch did not wait for the held match, nor touch it
     assert timeout_seats(matches) == sorted((m.pk, n) for m in matches for n in range(4))

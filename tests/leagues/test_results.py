@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from games.models import Match, Seat
 from leagues import ratings, tasks
@@ -26,6 +24,7 @@ from tests.leagues.factories import (
     make_season,
     organizer_of,
 )
+from tests.threads import together
 
 pytestmark = pytest.mark.django_db
 
@@ -356,20 +355,7 @@ def test_two_workers_counting_the_same_match_count_it_once() -> None:
     season = make_season(players=4, rounds=1, fill="byes")
     fixture = fixtures_of(season)[0]
     finish(fixture, [1, 2, 3, 4])
-    barrier, results = threading.Barrier(2), []
-
-    def worker() -> None:
-        try:
-            barrier.wait()
-            results.append(fixture_count(match_id=fixture.match_id))  # type: ignore[arg-type]
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = together([lambda: fixture_count(match_id=fixture.match_id)] * 2)  # type: ignore[arg-type]
     assert sorted(results) == [False, True]
     assert list(Standing.objects.filter(season=season).values_list("played", flat=True)) == [1, 1, 1, 1]
     assert RatingChange.objects.count() == 4
@@ -384,20 +370,7 @@ def test_two_tables_counted_at_once_both_reach_a_shared_players_line() -> None:
     one, two = fixtures_of(season)[0], fixtures_of(season, round_number=2)[0]
     finish(one, [1, 2, 3, 4])
     finish(two, [1, 2, 3, 4])
-    barrier = threading.Barrier(2)
-
-    def worker(match_id: int) -> None:
-        try:
-            barrier.wait()
-            fixture_count(match_id=match_id)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker, args=(f.match_id,)) for f in (one, two)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    together([lambda m=f.match_id: fixture_count(match_id=m) for f in (one, two)])  # type: ignore[misc]
     rows = Standing.objects.filter(season=season)
     assert sorted(r.played for r in rows) == [2, 2, 2, 2]
     assert all(len(r.form) == 2 and set(r.points_by_round) == {"1", "2"} for r in rows)

@@ -24,11 +24,12 @@ from leagues.errors import LeagueRefused
 from leagues.models import Entrant, Fixture, Round, Season
 from leagues.results import fixture_count
 from leagues.rollover import round_settle_now
+from tests import threads
 from tests.leagues.factories import finish, fixtures_of, make_league, make_season, organizer_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
-THREAD_TIMEOUT = 30.0
+THREAD_TIMEOUT = threads.THREAD_TIMEOUT
 
 
 @pytest.fixture
@@ -39,29 +40,10 @@ def connections_closed() -> Iterator[None]:
 
 
 def together(calls: list[Callable[[], object]]) -> list[str]:
-    """Run the calls in threads released at the same moment; every thread answers (a refusal is an answer)."""
-    start = threading.Barrier(len(calls), timeout=THREAD_TIMEOUT)
-    outcomes: list[str] = []
-
-    def run(call: Callable[[], object]) -> None:
-        try:
-            start.wait()
-            call()
-            outcomes.append("ok")
-        except LeagueRefused as exc:
-            outcomes.append(str(exc))
-        except Exception as exc:  # reported in the assertion, not lost in the thread
-            outcomes.append(f"error: {exc!r}")
-        finally:
-            connection.close()  # this thread's own connection
-
-    threads = [threading.Thread(target=run, args=(call,)) for call in calls]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=THREAD_TIMEOUT)
-    assert not any(thread.is_alive() for thread in threads), "a settle did not finish"
-    return outcomes
+    """The calls at the same moment (``tests.threads.together``): "ok" for a call that went through, a refusal's
+    sentence, or "error: ..." for anything else (every thread answers)."""
+    answers = threads.together([lambda c=c: (c(), "ok")[1] for c in calls], refusals=(LeagueRefused,))
+    return [a if isinstance(a, str) else f"error: {a!r}" for a in answers]
 
 
 def swiss(**kwargs: Any) -> Season:
