@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import Max
+
 from games.presenters.base import ordinal
 from leagues import knockout, ladder
 from leagues.errors import LeagueRefused
@@ -79,6 +81,12 @@ def _rounds_drop(round_: Round, season: Season) -> None:
     )
     dropped = sorted(later.values_list("number", flat=True))
     later.delete()
+    # The season's rounds are its longest division's, as drawn at the start: a knockout that ended sooner in every
+    # division has fewer, and the season's page and charts count those.
+    left = Round.objects.filter(season=season).aggregate(most=Max("number"))["most"] or 1
+    if left < season.rounds:
+        season.rounds = left
+        Season.objects.filter(pk=season.pk).update(rounds=left)
     if dropped:
         which = ", ".join(map(str, dropped))
         audit(
@@ -164,8 +172,12 @@ class FormatLine:
         """What the line says: how far a knockout player got, or how a ladder player moved."""
         if not self.status:
             return f"Up {self.moved}" if self.moved > 0 else f"Down {-self.moved}" if self.moved < 0 else "Held"
+        if self.status == knockout.WINNER:
+            return "Won the knockout"
         if self.status == knockout.FINALIST:
-            return "Won the final" if self.place == 1 else f"{ordinal(self.place or 0)} in the final"
+            if self.place is None:  # a final counted for nobody (void, or nobody played)
+                return "In the final: no result"
+            return "Won the final" if self.place == 1 else f"{ordinal(self.place)} in the final"
         if self.status == knockout.PLAYING:
             return f"Still in: playing round {self.reached}"
         if self.status == knockout.THROUGH:
@@ -178,7 +190,13 @@ class FormatTable:
     division: int | None
     lines: list[FormatLine]
     rounds_played: int
-    decided: bool = False  # knockout: the final is counted
+    decided: bool = False  # knockout: nothing more is drawn (its final, or the round after which one or none is left)
+    winners: tuple[str, ...] = ()  # knockout, once decided: who won (none when its last round had no result)
+
+    @property
+    def won(self) -> str:
+        """Who won a decided knockout, as the standings page says it."""
+        return " and ".join(self.winners) if self.winners else "nobody won (no table of its last round had a result)"
 
 
 def format_standings(*, season: Season) -> list[FormatTable] | None:
@@ -194,12 +212,19 @@ def format_standings(*, season: Season) -> list[FormatTable] | None:
         played = sum(1 for tables in rounds if all(h.counted for h in tables))
         shown = None if season.divisions <= 1 else division
         if league.is_knockout:
-            runs = knockout.runs(rounds, advance=league.advance, rank=rank_of(season, division))
+            rank = rank_of(season, division)
+            runs = knockout.runs(rounds, advance=league.advance, rank=rank)
             lines = [
                 FormatLine(n, names.get(r.entrant, "?"), r.status, r.reached, r.place) for n, r in enumerate(runs, 1)
             ]
-            decided = bool(rounds) and len(rounds[-1]) == 1 and rounds[-1][0].counted
-            found.append(FormatTable(shown, lines, played, decided))
+            # Decided once its last round is all counted and nothing follows it: a final, or one or nobody left.
+            decided = played == len(rounds) > 0 and knockout.is_over(rounds, advance=league.advance, rank=rank)
+            won = tuple(
+                names.get(r.entrant, "?")
+                for r in runs
+                if r.status == knockout.WINNER or (r.status == knockout.FINALIST and r.place == 1)
+            )
+            found.append(FormatTable(shown, lines, played, decided, won if decided else ()))
         else:
             start = _first_rungs(rounds)
             now = ladder.ladder_after(start, rounds)

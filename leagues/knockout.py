@@ -13,7 +13,9 @@ table sends someone home and the knockout always ends. Level at the cut: the sea
 (points, then the league's tie-breaks), then the seeds (``rank``, lowest first).
 
 The season's places: the final's places first, then everyone else by the round they went out in (later is
-better), then their place at that table, their points there, and the standings.
+better), then their place at that table, their points there, and the standings. A table counted for nobody
+places nobody: its players come after those placed in their round. A knockout that leaves one player after a
+round of several tables (the others void, forfeited) ends there: that player won it (``WINNER``), no final.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ PLAYING = "playing"  # at a table of the round being played
 THROUGH = "through"  # through to a round not drawn yet
 OUT = "out"
 FINALIST = "final"  # placed in the final
+WINNER = "won"  # the only one through a round that was not a final: nothing is drawn after it, they won
 UNPLACED = 10_000
 
 
@@ -138,22 +141,28 @@ def runs(rounds: Sequence[Sequence[Heat]], *, advance: int, rank: Mapping[int, A
         for heat in tables:
             for entrant in heat.people:
                 seen[entrant] = (number, heat)
+    # A knockout can end before its final (void tables, forfeits): the one player through its last round won.
+    last = rounds[-1] if rounds else []
+    alone = next_order(last, advance=advance, rank=rank) if len(last) > 1 and all(h.counted for h in last) else []
     found = []
     for entrant, (number, heat) in seen.items():
         seat = heat.seats.index(entrant)
-        place = heat.places[seat] if heat.counted and heat.places else None
+        # Nobody's result (nobody played) places nobody, as a void table: its players come after those placed.
+        place = heat.places[seat] if heat.counted and heat.places and not nobody_earned(heat.places) else None
         points = heat.points[seat] if heat.counted and heat.points else 0.0
         final = len(rounds[number - 1]) == 1
         if not heat.counted:
             status = PLAYING
         elif final:
             status = FINALIST
+        elif number == len(rounds) and alone == [entrant]:
+            status = WINNER
         elif number == len(rounds) and entrant in going_through(heat, advance=advance, rank=rank):
             status = THROUGH
         else:
             status = OUT
         found.append(Run(entrant=entrant, reached=number, status=status, place=place, points=points))
-    order = {PLAYING: 0, THROUGH: 0, FINALIST: 0, OUT: 1}
+    order = {PLAYING: 0, THROUGH: 0, FINALIST: 0, WINNER: 0, OUT: 1}
 
     def key(run: Run) -> tuple[Any, ...]:
         # A void table's players (no place) come after those placed at the tables of their round.

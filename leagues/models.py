@@ -309,8 +309,9 @@ class Standing(models.Model):
     # {"12": 1.5} is one point for each table where it finished ahead of 12, half a point for level.
     # Kept on the row (not a table of pairs) so the standings read it with the lines, in the same query.
     meetings = models.JSONField(default=dict, blank=True)
-    # One more each time a result changes the line (leagues.results): with the line's id it names what the line
-    # holds, so the standings page's cached tables are keyed by it (leagues.standings_page), never by time.
+    # One more each time a result, a division or the player's rename changes the line (leagues.results, seasons,
+    # revisions): with the line's id it names what the line shows, so the standings page's cached tables are
+    # keyed by it (selectors.standings_digest), never by time.
     revision = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -1,4 +1,7 @@
-"""Receivers: how leagues hear from games. They only queue tasks; ``leagues.tasks.results_sweep`` backs them."""
+"""Receivers: how leagues hear from games. They only queue tasks; ``leagues.tasks.results_sweep`` backs them.
+
+A rename's receivers (the standings lines' revision) are in ``leagues.revisions``, connected with these.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from django.dispatch import receiver
 
 from games.followups import enqueue
 from games.signals import match_finished
+from leagues import revisions  # noqa: F401 - connects its receivers
 from leagues.models import Fixture
 
 

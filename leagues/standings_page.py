@@ -2,12 +2,13 @@
 
 What the tables show comes from the season's Standing lines, the players' names and ratings, the league's
 tie-breaks and the season's rounds and divisions. The season's read brings a digest of the first two
-(``selectors.standings_digest``: each line's id and revision, which every result, adjustment, void and
-rebuild moves, with the names and ratings); the key adds the rest, the page's address and query (the
-column sorted by, all rows or the first ones) and the reader when they play in the season (their line is
-marked, and found under the first rows). A change is a new key: nothing is ever invalidated, and the page
-cache's timeout only bounds memory. The tables hold nothing for organizers alone: the page around them,
-which is rendered for each reader, has the controls.
+(``selectors.standings_digest``: the lines' count, newest id and revisions, which every result, adjustment,
+rebuild, division set and rename moves (``leagues.revisions`` for the renames), and the ratings' matches);
+the key adds the rest, the page's address and query (the column sorted by, all rows or the first ones) and
+the reader when they play in the season (their line is marked, and found under the first rows). A change is
+a new key: nothing is ever invalidated, and the page cache's timeout only bounds memory. The key is read
+before the tables are, so a table kept under a key is never older than the key. The tables hold nothing for
+organizers alone: the page around them, which is rendered for each reader, has the controls.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ def tables_key(
         return None  # read without its digest (selectors.season_get's with_standings): nothing to key by
     league = season.league
     # The season's creation time too: ids come round again in a test database rolled back.
-    lines = (season.pk, season.created_at.isoformat(), season.standings_digest)
+    digest = season.standings_digest or {}  # a season with no line yet has no row to aggregate
+    lines = (season.pk, season.created_at.isoformat(), sorted(digest.items()))
     shown = (league.game, list(league.tiebreaks), season.rounds, season.divisions, limit)
     return "leagues:standings:" + part_key(*lines, *shown, path, sort, show_all, viewer)
 

@@ -10,12 +10,16 @@ Move log shows, from the ratings as they were before.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounts.models import User
 from games.models import Mail, Match, Move, Seat
-from games.services import bot_action, move_submit
+from games.services import bot_action, match_timeouts, move_submit
+from games.tasks import bot_move
 from leagues import ratings
 from leagues.models import Entrant, Fixture, Rating, RatingChange, Season, SeatOffer, Standing
 from leagues.results import fixture_count, result_forfeit
@@ -132,7 +136,8 @@ def test_it_does_not_rate_an_entrant_away_whose_seat_a_substitute_played_from_th
     # The result still counts for Ann in the standings, from the raw outcome's place.
     line = Standing.objects.get(season=season, entrant__user=ann)
     assert line.played == 1
-    assert line.points == float(season.league.place_points[match.outcome["places"][0] - 1])
+    place, level = match.outcome["places"][0], match.outcome["places"].count(match.outcome["places"][0])
+    assert line.points == pytest.approx(sum(season.league.place_points[place - 1 : place - 1 + level]) / level)
 
 
 def test_it_does_not_rate_an_entrant_away_whose_seat_the_bot_played() -> None:
@@ -188,3 +193,91 @@ def test_the_rating_note_says_a_table_never_played_moves_no_rating() -> None:
     html = page(login(organizer_of(season.league.club)).get(season_url(season, "leagues-standings")))
     note = html.split('class="rating-note"')[1].split("</aside>")[0]
     assert "never made a move of their own" in note and "played part of it" in note
+
+
+def play_out_timing_out(fixture: Fixture, *, seat: int, own: int, then: Callable[[], object] | None = None) -> Match:
+    """Play the match to its end, ``seat`` making ``own`` moves of its own and then letting every turn time out:
+    its deadline passes and the games' timeout service plays the timeout bot's move, until the seat is absent and
+    the games' bot task plays it (as the task queued on commit would). The other seats play their own moves.
+    ``then`` runs once, when the seat's own moves are made and its turn first comes again."""
+    fixture.refresh_from_db()
+    match = Match.objects.get(pk=fixture.match_id)
+    for _ in range(MOST_MOVES):
+        if match.status == Match.Status.FINISHED:
+            return match
+        awaited = Seat.objects.filter(match=match, awaiting=True).select_related("user").order_by("number").first()
+        assert awaited is not None, "a match in play awaits somebody"
+        if awaited.number == seat and own <= 0:
+            if then is not None:
+                then()
+                then = None
+            if awaited.absent:
+                assert bot_move(match.pk, seat, match.version)
+            else:
+                Seat.objects.filter(pk=awaited.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+                assert match_timeouts(match_id=match.pk) >= 1
+        else:
+            action = bot_action(match=match, seat=awaited.number, level=Seat.BotLevel.BASIC)
+            move_submit(match=match, user=awaited.user, seat=None, action=action, version=match.version)
+            own -= awaited.number == seat
+        match.refresh_from_db()
+    raise AssertionError(f"match {match.pk} did not finish in {MOST_MOVES} moves")
+
+
+def test_it_does_not_rate_a_no_show_whose_every_turn_timed_out_from_the_first() -> None:
+    season = season_of_four()
+    fixture = fixtures_of(season)[0]
+    users = users_at(fixture)
+    before = held_by_user(users)
+    match = play_out_timing_out(fixture, seat=2, own=0)
+    assert Move.objects.filter(match=match, seat=2, kind=Move.Kind.TIMEOUT).exists()
+    # After three timeouts in a row the seat is absent and the bot plays on (when the match lasts that long).
+    assert Move.Kind.PLAYER not in set(Move.objects.filter(match=match, seat=2).values_list("kind", flat=True))
+    assert own_moves_in_log(match, users)[2] == 0
+    fixture_count(match_id=match.pk)
+    assert_rated_only(match, fixture, before, rated=[0, 1, 3])
+    line = Standing.objects.get(season=season, entrant_id=fixture.seats[2])
+    assert line.played == 1, "the result still counts for them in the standings"
+
+
+def test_it_rates_a_player_who_made_one_move_and_then_timed_out() -> None:
+    season = season_of_four()
+    fixture = fixtures_of(season)[0]
+    users = users_at(fixture)
+    before = held_by_user(users)
+    match = play_out_timing_out(fixture, seat=2, own=1)
+    assert own_moves_in_log(match, users)[2] == 1
+    assert Move.objects.filter(match=match, seat=2, kind=Move.Kind.TIMEOUT).exists()
+    fixture_count(match_id=match.pk)
+    assert_rated_only(match, fixture, before, rated=[0, 1, 2, 3])
+
+
+def test_it_rates_last_a_player_who_made_one_move_timed_out_and_was_forfeited() -> None:
+    # The matches' seeds are random: a table where the forfeiter was last by play anyway tells nothing, so the
+    # first of a few where they were not is the one checked (each is last alone about one time in four).
+    for _ in range(8):
+        season = season_of_four()
+        fixture = fixtures_of(season)[0]
+        users = users_at(fixture)
+        before = held_by_user(users)
+        gone = fixture.seats[2]
+        boss = organizer_of(season.league.club)
+        match = play_out_timing_out(
+            fixture,
+            seat=2,
+            own=1,
+            then=lambda f=fixture, e=gone, b=boss: result_forfeit(fixture=f, actor=b, entrants=[e], reason="Gone."),
+        )
+        places = match.outcome["places"]
+        if sorted(places).count(places[2]) > 1 or places[2] < max(places):
+            break
+    assert sorted(places).count(places[2]) > 1 or places[2] < max(places), "by play they were not last alone"
+    assert own_moves_in_log(match, users)[2] == 1
+    fixture_count(match_id=match.pk)
+    others = [0, 1, 3]
+    ranks = {s: 1 + sum(places[o] < places[s] for o in others) for s in others} | {2: 4}
+    after = ratings.rate([[before[u]] for u in users], [ranks[s] for s in range(4)])
+    now = held_by_user(users)
+    assert set(RatingChange.objects.filter(fixture=fixture).values_list("rating__user_id", flat=True)) == set(users)
+    for n, user in enumerate(users):
+        assert now[user] == pytest.approx(after[n][0])
