@@ -119,6 +119,7 @@ def heats_of(season: Season, division: int, *, below: int | None = None) -> list
                 points=tuple(result["points"]) if result else None,
                 forfeited=frozenset(forfeited or ()),
                 counted=counted_at is not None,
+                absent=frozenset(seats[i] for i in knockout.absent_seats(result) if seats[i] is not None),
             )
         )
     return [rounds[n] for n in sorted(rounds)]

@@ -7,8 +7,10 @@ the order of their places (the tables' winners first, then their seconds, ...). 
 the final: nothing is drawn after it.
 
 Who goes through a table: its top ``advance`` entrants by their place there. A bot never goes through and
-takes no place of the cut; a forfeiter never goes through; a table counted for nobody (void, or nobody
-played) sends nobody through. A short table sends through at most one fewer than it seats people, so every
+takes no place of the cut; a forfeiter never goes through, nor an entrant whose every move there was a
+bot's (they timed out from the first turn, or were away: no result pays absence, so a table where fewer
+people played than go through sends fewer); a table counted for nobody (void, or
+nobody played) sends nobody through. A short table sends through at most one fewer than it seats people, so every
 table sends someone home and the knockout always ends. Level at the cut: the season's standings decide
 (points, then the league's tie-breaks), then the seeds (``rank``, lowest first).
 
@@ -42,6 +44,7 @@ class Heat:
     points: tuple[float, ...] | None = None
     forfeited: frozenset[int] = frozenset()
     counted: bool = False
+    absent: frozenset[int] = frozenset()  # entrants whose every move there was a bot's (``absent_seats``)
 
     @property
     def people(self) -> list[int]:
@@ -108,12 +111,25 @@ def nobody_earned(places: Sequence[int]) -> bool:
     return len(places) > 1 and all(p == len(places) for p in places)
 
 
+def absent_seats(result: Mapping[str, Any] | None) -> set[int]:
+    """The seats of a counted result where every move was a bot's (``leagues.results``: each seat's moves and
+    bot moves): their player timed out from the first turn, or was away. A seat with no move at all is not
+    absent: a table an organizer settled as it stood before their turn came was cut short by them, not by
+    the player (and the settle already places those who moved first). A substitute's moves count as the
+    entrant's: the stand-in played for them. A result stored without its tallies tells nothing."""
+    if not result or "moves" not in result or "bot_moves" not in result:
+        return set()
+    moves, bots = result["moves"], result["bot_moves"]
+    return {i for i, (n, b) in enumerate(zip(moves, bots, strict=False)) if n and n == b}
+
+
 def going_through(heat: Heat, *, advance: int, rank: Mapping[int, Any]) -> list[int]:
     """Who goes through the table, best first; nobody before it is counted, from a void table or nobody's."""
     if not heat.counted or heat.places is None or nobody_earned(heat.places):
         return []
     places = {e: heat.places[i] for i, e in enumerate(heat.seats) if e is not None}
-    able = sorted((e for e in places if e not in heat.forfeited), key=lambda e: (places[e], rank[e]))
+    left_out = heat.forfeited | heat.absent
+    able = sorted((e for e in places if e not in left_out), key=lambda e: (places[e], rank[e]))
     return able[: through_from(len(places), advance)]
 
 

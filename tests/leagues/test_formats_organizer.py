@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from games.models import Match, Seat
 from games.services import bot_action, move_submit
-from leagues.formats import format_standings
+from leagues.formats import format_standings, heats_of, rank_of
+from leagues.knockout import going_through
 from leagues.models import AuditEntry, Entrant, Fixture, Round, Season
 from leagues.results import fixture_count
 from leagues.rollover import round_settle_now, season_finish
@@ -191,3 +192,20 @@ def test_it_ends_a_knockout_when_everyone_is_out() -> None:
     assert standings.count("Out in round 1") == 8
     following = season_finish(season=season, actor=organizer_of(season.league.club))
     assert following.entrants.count() == 8
+
+
+def test_a_no_show_whose_every_move_was_a_bots_does_not_go_through() -> None:
+    # Round 1's first table counted with its tallies as the count stores them: its top place's every move was a
+    # bot's (a no-show timed out from the first turn). No result pays absence: the next two go through instead.
+    season = season_of("knockout", advance=2)
+    first, second = fixtures_of(season)
+    fixture_count(match_id=finish(first, [1, 2, 3, 4]).pk)
+    fixture_count(match_id=finish(second, [1, 2, 3, 4]).pk)
+    first.refresh_from_db()
+    tallies = {"moves": [12, 12, 12, 12], "bot_moves": [12, 0, 3, 0]}
+    Fixture.objects.filter(pk=first.pk).update(result={**first.result, **tallies})
+    heat = heats_of(season, 1)[0][0]
+    assert heat.absent == frozenset({first.seats[0]})
+    places = dict(zip(first.seats, [1, 2, 3, 4], strict=True))
+    expected = sorted((e for e in first.seats if e != first.seats[0]), key=places.__getitem__)[:2]
+    assert going_through(heat, advance=2, rank=rank_of(season, 1)) == expected

@@ -41,6 +41,21 @@ def test_it_sends_the_top_places_through_never_a_bot_nor_a_forfeiter() -> None:
     assert knockout.going_through(nobody, advance=2, rank=RANK) == []
 
 
+def test_nobody_goes_through_on_a_bots_play_at_their_seat() -> None:
+    # Seat 1's every move was a bot's (a no-show timed out from the first turn): no result pays absence, so
+    # the two through are the best of those who played, and a table where one person played sends one.
+    result = {"places": [3, 1, 2, 4], "moves": [9, 8, 9, 9], "bot_moves": [0, 8, 2, 0]}
+    assert knockout.absent_seats(result) == {1}
+    heat = counted((5, 6, 7, 8), (3, 1, 2, 4), absent=frozenset({6}))
+    assert knockout.going_through(heat, advance=2, rank=RANK) == [7, 5]
+    lonely = counted((5, 6, 7, 8), (2, 1, 3, 4), absent=frozenset({6, 7, 8}))
+    assert knockout.going_through(lonely, advance=2, rank=RANK) == [5]
+    # No move at all (a table settled as it stood before their turn) is not absence; a move of one's own is play.
+    assert knockout.absent_seats({"moves": [0, 3], "bot_moves": [0, 2]}) == set()
+    # A result stored without its tallies tells nothing.
+    assert knockout.absent_seats(None) == set() and knockout.absent_seats({"places": [1, 2]}) == set()
+
+
 def test_it_decides_a_tie_at_the_cut_by_the_rank_it_is_given() -> None:
     heat = counted((5, 6, 7, 8), (1, 2, 2, 4))
     assert knockout.going_through(heat, advance=2, rank=RANK) == [5, 6]
