@@ -83,6 +83,15 @@ def make_season(
     return season
 
 
+def abandon(fixture: Fixture) -> Match:
+    """End the fixture's match as the games app abandons one: no outcome, nobody awaited, no signal."""
+    fixture.refresh_from_db()
+    assert fixture.match_id is not None, "open the round first"
+    Match.objects.filter(pk=fixture.match_id).update(status=Match.Status.ABANDONED, finished_at=timezone.now())
+    Seat.objects.filter(match_id=fixture.match_id).update(awaiting=False, deadline=None)
+    return Match.objects.get(pk=fixture.match_id)
+
+
 def finish(fixture: Fixture, places: list[int], scores: list[float] | None = None) -> Match:
     """End the fixture's match with these places (and scores), as the engine would have; not yet counted."""
     fixture.refresh_from_db()

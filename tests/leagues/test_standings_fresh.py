@@ -30,8 +30,7 @@ from leagues.seasons import (
 )
 from leagues.tasks import results_sweep
 from tests.accounts.factories import UserFactory
-from tests.leagues.factories import finish, fixtures_of, make_league, make_season, member, organizer_of
-from tests.leagues.test_void import abandon
+from tests.leagues.factories import abandon, finish, fixtures_of, make_league, make_season, member, organizer_of
 
 pytestmark = pytest.mark.django_db
 

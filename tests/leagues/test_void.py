@@ -14,25 +14,15 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import timezone
 
-from games.models import Match, Seat
+from games.models import Match
 from leagues.models import AuditEntry, Fixture, Round, Season, Standing
 from leagues.results import fixture_count, result_forfeit
 from leagues.rollover import season_finish
 from leagues.tasks import results_sweep
-from tests.leagues.factories import finish, fixtures_of, make_season, organizer_of
+from tests.leagues.factories import abandon, finish, fixtures_of, make_season, organizer_of
 
 pytestmark = pytest.mark.django_db
-
-
-def abandon(fixture: Fixture) -> Match:
-    """End the fixture's match as the games app abandons one: no outcome, nobody awaited, no signal."""
-    fixture.refresh_from_db()
-    assert fixture.match_id is not None, "open the round first"
-    Match.objects.filter(pk=fixture.match_id).update(status=Match.Status.ABANDONED, finished_at=timezone.now())
-    Seat.objects.filter(match_id=fixture.match_id).update(awaiting=False, deadline=None)
-    return Match.objects.get(pk=fixture.match_id)
 
 
 def url(season: Season, name: str) -> str:
