@@ -10,8 +10,9 @@ Who sits together starts from a construction where one is known to meet nobody t
 (circle method) for tables of two; for v = k*g points at tables of k (g a prime power, g >= k) the g
 parallel classes of a resolvable transversal design, followed by the classes of each group's own
 design (this gives the affine planes: 9 at threes over 4 rounds, 16 at fours over 5, 25 at fives over 6,
-27 at threes over 13); and 1-rotational designs found by a computer search (Kirkman's fifteen
-schoolgirls: 15 at threes over 7; 28 at fours over 9). When entrants do not fill the tables, the missing points of the design are the
+27 at threes over 13); and designs found by a computer search, written in as data in
+``leagues.designs`` (Kirkman's fifteen schoolgirls: 15 at threes over 7; a Kirkman triple system: 21
+at threes over 10; 28 at fours over 9; 40 at fours over 10). When entrants do not fill the tables, the missing points of the design are the
 bot seats. The remaining rounds are drawn greedily (table by table, whoever met the table least);
 that start competes with a purely greedy one and a few shuffled draws, and from the best of them a
 simulated annealing over swaps of two entrants in the same round minimises the repeats exactly,
@@ -21,8 +22,9 @@ Fairness is kept as hard rules: byes rotate through a shuffled order, so nobody 
 everyone has sat out once; bot seats too: no entrant sits with bots more often (counted in bot seats at
 their tables) than another by more than one. The search may pass through unfair draws (at a cost) but
 keeps only fair ones; that rule costs repeats at a few sizes (7 entrants at fours over 3 rounds: 10 at
-best, where 6 are possible if some sit with the bot twice and others never). Seat positions are then dealt exactly (an equitable edge
-colouring: everyone's counts per position differ by at most one). In Karnoffel a seat also decides the
+best; 6 only if one entrant sits with the bot all three rounds, 9 at best with a spread of two).
+Seat positions are then dealt exactly (an equitable edge colouring: everyone's counts per position
+differ by at most one). In Karnoffel a seat also decides the
 partner, so there a last search phase moves seats inside tables, weighing seat balance against repeated
 partners (partners win: a long season may leave someone two deals short). Everything random comes from
 ``seed``: the same arguments give the same schedule.
@@ -37,6 +39,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal
+
+from leagues import designs
 
 # Weights of the cost terms: repeated opponents and repeated partners count alike; seat positions
 # (squared counts, so they spread) count only in Karnoffel's last phase.
@@ -285,8 +289,8 @@ def _classes(v: int, k: int) -> list[list[list[int]]]:
     """Parallel classes (partitions of range(v) into blocks of k) in which two points share a block at most once."""
     if v == k:
         return [[list(range(v))]]
-    if (v, k) in _ROTATIONAL:
-        return _developed(*_ROTATIONAL[(v, k)])
+    if designed := designs.classes(v, k):
+        return designed
     g = v // k
     if v % k or g < k or g not in _FIELDS:
         return []
@@ -297,31 +301,6 @@ def _classes(v: int, k: int) -> list[list[list[int]]]:
     for parallel in _classes(g, k):  # then each group among itself, all groups in the same round
         result.append([[i * g + p for p in block] for i in range(k) for block in parallel])
     return result
-
-
-def _developed(m: int, groups: int, base: str) -> list[list[list[int]]]:
-    """The m classes of a 1-rotational design: points (x, a) for x in Z_m, a < groups, and one fixed
-    point; class i is the base class with every x shifted by i. The first base block holds the fixed point.
-    ``base`` lists the blocks, "|" between them, each point as "x,a"."""
-    blocks = [[tuple(map(int, point.split(","))) for point in block.split()] for block in base.split("|")]
-    return [
-        [([m * groups] if n == 0 else []) + [a * m + (x + i) % m for x, a in block] for n, block in enumerate(blocks)]
-        for i in range(m)
-    ]
-
-
-# Base classes found by a computer search (differences: each pair of points meets exactly once).
-_ROTATIONAL = {
-    # Kirkman's fifteen schoolgirls: 15 at threes over 7 rounds.
-    (15, 3): (7, 2, "1,1 2,0 | 1,0 3,1 4,1 | 2,1 5,0 6,1 | 3,0 4,0 6,0 | 0,1 0,0 5,1"),
-    # A resolvable (28, 4, 1) design: 28 at fours over 9 rounds.
-    (28, 4): (
-        9,
-        3,
-        "8,2 7,1 2,0 | 4,1 0,1 1,1 3,0 | 2,1 7,2 2,2 5,2 | 3,1 0,0 4,0 0,2 | 1,2 6,1 6,0 8,1"
-        " | 8,0 7,0 5,0 6,2 | 4,2 1,0 3,2 5,1",
-    ),
-}
 
 
 def _field(p: int, power: int, modulus: int) -> tuple[list[list[int]], list[list[int]]]:

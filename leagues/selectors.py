@@ -491,7 +491,7 @@ def league_get(*, club_slug: str, league_slug: str) -> League | None:
     return _one(League.objects.select_related("club").filter(club__slug=club_slug, slug=league_slug))
 
 
-def standings_digest() -> Subquery:
+def standings_digest() -> Subquery[JSONField[Any, Any]]:
     """What a season's standings tables show, digested for a Season query: the key of its cached tables
     (``leagues.standings_page``). One subquery with the season, over its lines and their players' ratings.
 
@@ -548,9 +548,8 @@ def season_get(
     whether any of its tables is void (``has_void``), and ``with_standings``, the key of its standings tables
     (``standings_digest``) and whether the reader plays in it (``reader_entrant``)."""
     annotations: dict[str, Any] = {}
-    if with_standings:
-        if reader is not None:
-            annotations["reader_entrant"] = Exists(Entrant.objects.filter(season=OuterRef("pk"), user=reader))
+    if with_standings and reader is not None:
+        annotations["reader_entrant"] = Exists(Entrant.objects.filter(season=OuterRef("pk"), user=reader))
     if with_void:
         annotations["has_void"] = Exists(Fixture.objects.filter(round__season=OuterRef("pk"), how=Fixture.How.VOID))
         # And whether a substitute played any seat (the standings page then says who played what).
@@ -562,8 +561,7 @@ def season_get(
         annotations["reader_substitute"] = Exists(Substitute.objects.filter(season=OuterRef("pk"), user=reader))
     seasons = _SEASONS_WITH_STANDINGS if with_standings else Season.objects.select_related("league__club")
     return _one(
-        seasons.annotate(**annotations)
-        .filter(league__club__slug=club_slug, league__slug=league_slug, number=number)
+        seasons.annotate(**annotations).filter(league__club__slug=club_slug, league__slug=league_slug, number=number)
     )
 
 

@@ -7,6 +7,7 @@ tests recount them from the tables here, by their own code. No database.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from itertools import combinations, permutations
@@ -14,7 +15,8 @@ from typing import Literal
 
 import pytest
 
-from leagues.fixtures import Round, bot_seats, lower_bound, repeated_pairs, schedule
+from leagues import designs
+from leagues.fixtures import Round, bot_seats, lower_bound, repeated_pairs, schedule, seat_balance
 
 Fill = Literal["bots", "byes"]
 
@@ -101,7 +103,8 @@ def test_it_repeats_fewer_than_random_draws_where_they_repeat_most(n: int, size:
 # 27 at threes over 13 (AG(3, 3)), Kirkman's fifteen schoolgirls (15/3/7), a resolvable (28, 4, 1)
 # design (28/4/9), a round robin, and with bots the points of a design left empty (15 at fours: the
 # plane of 16 with one seat a bot; 24 at fives: the plane of 25; 14 at threes: the schoolgirls; 27 at
-# fours: the 28). 36/3/10 is found by the search.
+# fours: the 28). 36/3/10 is found by the search. From the designs written in as data (leagues.designs):
+# a Kirkman triple system (21/3/10, and 20/3/10 with one bot point), 40/4/10 (and 39 with a bot).
 @pytest.mark.parametrize(
     ("n", "size", "rounds", "fill"),
     [
@@ -125,6 +128,11 @@ def test_it_repeats_fewer_than_random_draws_where_they_repeat_most(n: int, size:
         (14, 3, 7, "bots"),
         (28, 4, 9, "byes"),
         (27, 4, 9, "bots"),
+        (21, 3, 10, "bots"),
+        (21, 3, 10, "byes"),
+        (20, 3, 10, "bots"),
+        (40, 4, 10, "bots"),
+        (39, 4, 10, "bots"),
     ],
 )
 def test_it_meets_nobody_twice_where_a_design_exists(n: int, size: int, rounds: int, fill: Fill) -> None:
@@ -132,6 +140,22 @@ def test_it_meets_nobody_twice_where_a_design_exists(n: int, size: int, rounds: 
     assert repeats(drawn) == 0
     faced = bot_seats(drawn)
     assert max(faced[p] for p in range(n)) - min(faced[p] for p in range(n)) <= 1
+    for round_ in drawn:  # everyone once a round, at tables of the size
+        seated = [p for t in round_.tables for p in t.seats if p is not None]
+        assert sorted(seated + list(round_.byes)) == list(range(n))
+        assert all(len(t.seats) == size for t in round_.tables)
+    assert seat_balance(drawn) <= 1
+
+
+@pytest.mark.parametrize(("v", "k", "count"), [(15, 3, 7), (21, 3, 10), (28, 4, 9), (40, 4, 10)])
+def test_the_designs_written_in_as_data_meet_nobody_twice(v: int, k: int, count: int) -> None:
+    built = designs.classes(v, k)
+    assert len(built) == count
+    for parallel in built:
+        assert sorted(p for block in parallel for p in block) == list(range(v))
+        assert all(len(block) == k for block in parallel)
+    pairs = [pair for parallel in built for block in parallel for pair in combinations(sorted(block), 2)]
+    assert len(pairs) == len(set(pairs))
 
 
 def brute_force_minimum(n: int, size: int, rounds: int) -> int:
@@ -204,3 +228,17 @@ def test_it_gives_nobody_more_than_one_bot_seat_more_than_anyone_else(size: int,
                             faced[p] += sum(seat is None for seat in table.seats)
             assert all(bot_seats(drawn)[p] == faced[p] for p in range(n))
             assert max(faced.values()) - min(faced.values()) <= 1, (n, size, rounds)
+
+
+def test_seven_at_fours_over_three_rounds_needs_uneven_bot_seats_to_go_below_ten() -> None:
+    """The issue's 6 (and 9) exist only where bot seats differ by two or more: every draw, by profile."""
+    fewest: dict[int, int] = {}  # most minus fewest bot seats -> fewest repeats
+    for draw in itertools.product(list(combinations(range(7), 3)), repeat=3):  # who sits with the bot
+        met = Counter(pair for three in draw for pair in combinations(three, 2))
+        met.update(pair for three in draw for pair in combinations([p for p in range(7) if p not in three], 2))
+        faced = Counter({p: sum(p in three for three in draw) for p in range(7)})
+        spread = max(faced.values()) - min(faced.values())
+        fewest[spread] = min(fewest.get(spread, 99), sum(m - 1 for m in met.values()))
+    assert fewest == {1: 10, 2: 6, 3: 9}
+    drawn = schedule(list(range(7)), table_size=4, rounds=3, fill="bots", seed=1)
+    assert repeats(drawn) == 10
