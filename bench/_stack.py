@@ -330,7 +330,27 @@ def pages(email: str) -> dict[str, Any]:
         .first()
     )
     assert match is not None, f"{email} has no match in play"
-    return {"match": match.pk, "version": match.version, "chat": match.chat_mark}
+    return {"match": match.pk, "version": match.version, "chat": match.chat_mark, "urls": _page_urls(email, match)}
+
+
+def _page_urls(email: str, match: Any) -> dict[str, str]:
+    """The pages the benchmarks ask for, as this player: the 204 poll of that match (nothing changed), its table,
+    the dashboard, and the standings of a season they play in (when the seed made leagues)."""
+    from django.urls import reverse
+
+    from leagues.models import Season
+
+    urls = {
+        "healthz": "/healthz",
+        "poll": f"/m/{match.pk}/poll/?v={match.version}&c={match.chat_mark}",
+        "table": f"/m/{match.pk}/",
+        "dashboard": "/",
+    }
+    season = Season.objects.select_related("league__club").filter(entrants__user__email=email).first()
+    if season is not None:
+        league = season.league
+        urls["standings"] = reverse("leagues-standings", args=[league.club.slug, league.slug, season.number])
+    return urls
 
 
 def profile(email: str) -> dict[str, Any]:
@@ -344,22 +364,11 @@ def profile(email: str) -> dict[str, Any]:
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
-    from leagues.models import Season
 
     user = User.objects.get(email=email)
     client = Client()
     client.force_login(user)
-    found = pages(email)
-    season = Season.objects.first()
-    urls = {
-        "healthz": "/healthz",
-        "poll": f"/m/{found['match']}/poll/?v={found['version']}&c={found['chat']}",
-        "table": f"/m/{found['match']}/",
-        "dashboard": "/",
-    }
-    if season is not None:
-        league = season.league
-        urls["standings"] = f"/leagues/c/{league.club.slug}/l/{league.slug}/{season.number}/standings/"
+    urls = pages(email)["urls"]
     result: dict[str, Any] = {}
     for name, url in urls.items():
         client.get(url)  # warm: templates loaded, caches filled

@@ -97,16 +97,16 @@ def main(argv: list[str] | None = None) -> None:
             print(json.dumps(stack.run_django("profile", player["email"]), indent=1))
             return
         host = stack.hosts[0]
-        poll = f"/m/{pages['match']}/poll/?v={pages['version']}&c={pages['chat']}"
+        urls = pages["urls"]
         # /healthz twice each way: anonymous (what a load balancer sends: one SELECT 1) and with the
         # player's session (the session and user reads every page of a signed-in player pays first).
         plan = [
             ("healthz", "/healthz", False),
             ("healthz_signed_in", "/healthz", True),
-            ("poll", poll, True),
-            ("table", f"/m/{pages['match']}/", True),
-            ("dashboard", "/", True),
-            ("standings", player["standings"], True),
+            ("poll", urls["poll"], True),
+            ("table", urls["table"], True),
+            ("dashboard", urls["dashboard"], True),
+            ("standings", urls["standings"], True),
             ("healthz_signed_in_again", "/healthz", True),
             ("healthz_again", "/healthz", False),
         ]
