@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from games.models import Match, Move, Seat
 from games.services import bot_action, move_submit
 from leagues.models import Fixture
@@ -10,15 +12,24 @@ PLACE_POINTS = [4, 2, 1, 0]
 MOST_MOVES = 5000
 
 
+def turns(match: Match) -> Iterator[Seat]:
+    """The match's turns until it finishes: the awaited seat (the lowest-numbered, with its player) each time,
+    for the caller to move; ``match`` is read again after each. Bounded, so a bug cannot hang a test."""
+    for _ in range(MOST_MOVES):
+        if match.status == Match.Status.FINISHED:
+            return
+        seat = Seat.objects.filter(match=match, awaiting=True).select_related("user").order_by("number").first()
+        assert seat is not None, "a match in play awaits somebody"
+        yield seat
+        match.refresh_from_db()
+    raise AssertionError(f"match {match.pk} did not finish in {MOST_MOVES} moves")
+
+
 def play_by_bots(fixture: Fixture) -> Match:
     """Every awaited seat's move chosen by a basic bot: a person's submitted as theirs, a bot seat's as the bot's."""
     assert fixture.match_id is not None, "the round is open"
     match = Match.objects.get(pk=fixture.match_id)
-    for _ in range(MOST_MOVES):
-        if match.status == Match.Status.FINISHED:
-            return match
-        seat = Seat.objects.filter(match=match, awaiting=True).select_related("user").order_by("number").first()
-        assert seat is not None, "a match in play awaits somebody"
+    for seat in turns(match):
         action = bot_action(match=match, seat=seat.number, level=Seat.BotLevel.BASIC)
         if seat.user is None:
             move_submit(
@@ -26,8 +37,7 @@ def play_by_bots(fixture: Fixture) -> Match:
             )
         else:
             move_submit(match=match, user=seat.user, seat=None, action=action, version=match.version)
-        match.refresh_from_db()
-    raise AssertionError(f"match {match.pk} did not finish in {MOST_MOVES} moves")
+    return match
 
 
 def ranking(places: list[int]) -> list[int]:

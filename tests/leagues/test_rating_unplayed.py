@@ -28,10 +28,9 @@ from leagues.substitutes import availability_set, seat_offer_accept, substitute_
 from tests.accounts.factories import UserFactory
 from tests.leagues.factories import fixtures_of, make_league, make_season, member, organizer_of
 from tests.leagues.flow_world import FUTURE, login, page, round_of, season_url
+from tests.leagues.format_play import turns
 
 pytestmark = pytest.mark.django_db
-
-MOST_MOVES = 5000  # a bound, so a bug cannot hang the test
 
 
 def season_of_four() -> Season:
@@ -46,11 +45,7 @@ def play_out(fixture: Fixture, *, own_moves: dict[int, int] | None = None) -> Ma
     own_moves = dict(own_moves or {})
     fixture.refresh_from_db()
     match = Match.objects.get(pk=fixture.match_id)
-    for _ in range(MOST_MOVES):
-        if match.status == Match.Status.FINISHED:
-            return match
-        seat = Seat.objects.filter(match=match, awaiting=True).select_related("user").order_by("number").first()
-        assert seat is not None, "a match in play awaits somebody"
+    for seat in turns(match):
         if seat.number in own_moves and own_moves[seat.number] == 0:
             Seat.objects.filter(pk=seat.pk).update(bot_level=Seat.BotLevel.BASIC)  # gone: a bot plays on
             seat.refresh_from_db()
@@ -61,8 +56,7 @@ def play_out(fixture: Fixture, *, own_moves: dict[int, int] | None = None) -> Ma
             move_submit(match=match, user=seat.user, seat=None, action=action, version=match.version)
             if seat.number in own_moves:
                 own_moves[seat.number] -= 1
-        match.refresh_from_db()
-    raise AssertionError(f"match {match.pk} did not finish in {MOST_MOVES} moves")
+    return match
 
 
 def held_by_user(users: list[int]) -> dict[int, tuple[float, float]]:
@@ -202,11 +196,7 @@ def play_out_timing_out(fixture: Fixture, *, seat: int, own: int, then: Callable
     ``then`` runs once, when the seat's own moves are made and its turn first comes again."""
     fixture.refresh_from_db()
     match = Match.objects.get(pk=fixture.match_id)
-    for _ in range(MOST_MOVES):
-        if match.status == Match.Status.FINISHED:
-            return match
-        awaited = Seat.objects.filter(match=match, awaiting=True).select_related("user").order_by("number").first()
-        assert awaited is not None, "a match in play awaits somebody"
+    for awaited in turns(match):
         if awaited.number == seat and own <= 0:
             if then is not None:
                 then()
@@ -220,8 +210,7 @@ def play_out_timing_out(fixture: Fixture, *, seat: int, own: int, then: Callable
             action = bot_action(match=match, seat=awaited.number, level=Seat.BotLevel.BASIC)
             move_submit(match=match, user=awaited.user, seat=None, action=action, version=match.version)
             own -= awaited.number == seat
-        match.refresh_from_db()
-    raise AssertionError(f"match {match.pk} did not finish in {MOST_MOVES} moves")
+    return match
 
 
 def test_it_does_not_rate_a_no_show_whose_every_turn_timed_out_from_the_first() -> None:
