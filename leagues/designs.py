@@ -6,15 +6,14 @@ class on the points (x, a), x in Z_m and a < levels (point a*m + x), plus a few 
 + f); class i is the base class with every x shifted by i (fixed points stay), for i < shifts. Some also
 have *transversal* classes: offsets (o_0, ..., o_{levels-1}) give the class of the tables
 {(x + o_a, a) for every a}, x in Z_m. The bases were found offline by a backtracking search over
-blocks (no pair difference used twice); the search is not part of the app. ``classes`` rebuilds the
-classes and checks them (every class a partition into tables of k, no pair twice) when this module is
-imported, so a typing error in the data cannot reach a draw.
+blocks (no pair difference used twice); the search is not part of the app. The tests rebuild every
+design and check it (every class a partition into tables of k, no pair twice:
+``tests/leagues/test_fixtures_repeats.py``), so a typing error in the data cannot reach a draw.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 
 
 @dataclass(frozen=True)
@@ -58,6 +57,10 @@ _DESIGNS = {
 }
 
 
+# The sizes (points, table size) written in here: the tests check each of them.
+DESIGNED = tuple(_DESIGNS)
+
+
 def classes(v: int, k: int) -> list[list[list[int]]]:
     """The parallel classes of the design on v points at tables of k, or none."""
     design = _DESIGNS.get((v, k))
@@ -78,20 +81,3 @@ def _built(design: _Design) -> list[list[list[int]]]:
     for offsets in design.transversals:
         result.append([[a * m + (x + o) % m for a, o in enumerate(offsets)] for x in range(m)])
     return result
-
-
-def _check(v: int, k: int, built: list[list[list[int]]]) -> None:
-    """Every class a partition of range(v) into tables of k, and no two points at one table twice."""
-    met: set[tuple[int, int]] = set()
-    for parallel in built:
-        if sorted(p for block in parallel for p in block) != list(range(v)) or {len(b) for b in parallel} != {k}:
-            raise AssertionError(f"The design on {v} points at tables of {k} has a class that is no partition.")
-        for block in parallel:
-            for pair in combinations(sorted(block), 2):
-                if pair in met:
-                    raise AssertionError(f"The design on {v} points at tables of {k} seats {pair} together twice.")
-                met.add(pair)
-
-
-for (_v, _k), _design in _DESIGNS.items():
-    _check(_v, _k, _built(_design))

@@ -147,7 +147,14 @@ def test_it_meets_nobody_twice_where_a_design_exists(n: int, size: int, rounds: 
     assert seat_balance(drawn) <= 1
 
 
-@pytest.mark.parametrize(("v", "k", "count"), [(15, 3, 7), (21, 3, 10), (28, 4, 9), (40, 4, 10)])
+DESIGNS_CHECKED = [(15, 3, 7), (21, 3, 10), (28, 4, 9), (40, 4, 10)]
+
+
+def test_every_design_written_in_as_data_is_checked_here() -> None:
+    assert sorted(designs.DESIGNED) == sorted((v, k) for v, k, _count in DESIGNS_CHECKED)
+
+
+@pytest.mark.parametrize(("v", "k", "count"), DESIGNS_CHECKED)
 def test_the_designs_written_in_as_data_meet_nobody_twice(v: int, k: int, count: int) -> None:
     built = designs.classes(v, k)
     assert len(built) == count
