@@ -194,11 +194,6 @@ class FormatTable:
     decided: bool = False  # knockout: nothing more is drawn (its final, or the round after which one or none is left)
     winners: tuple[str, ...] = ()  # knockout, once decided: who won (none when its last round had no result)
 
-    @property
-    def won(self) -> str:
-        """Who won a decided knockout, as the standings page says it."""
-        return " and ".join(self.winners) if self.winners else "nobody won (no table of its last round had a result)"
-
 
 def format_standings(*, season: Season) -> list[FormatTable] | None:
     """A knockout's progress (who is still in, who went out in which round) or the ladder, per division; None for
