@@ -16,8 +16,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from django.core.cache import caches
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
+from django.core.cache.utils import make_template_fragment_key
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +41,41 @@ def release_digest(root: Path, parts: Iterable[str] = RENDERING_CODE) -> str:
 def part_key(*values: Any) -> str:
     """A stable key from plain values (ids, versions, names): the same in every process, unlike ``hash``."""
     return hashlib.blake2b(repr(values).encode(), digest_size=12).hexdigest()
+
+
+class PageParts:
+    """The cached parts of one page, read in one round trip before it renders and the missing ones kept in
+    one after (``{% cachedpart %}`` takes them from here when the view puts this in the context).
+
+    ``keys`` maps each part's name to its key (None: the part is rendered for this page alone). When every
+    part was kept (``complete``) the view can skip working out what only the parts show.
+    """
+
+    def __init__(self, keys: dict[str, str | None]) -> None:
+        self.cache = caches["template_fragments"]
+        self.keys = {name: make_template_fragment_key(name, [key]) for name, key in keys.items() if key is not None}
+        self.kept: dict[str, Any] = self.cache.get_many(list(self.keys.values())) if self.keys else {}
+        self.rendered: dict[str, str] = {}
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.keys) and len(self.kept) == len(self.keys)
+
+    def knows(self, name: str, key: str) -> bool:
+        """Whether this page read the part (the same name and key), kept or not."""
+        return self.keys.get(name) == make_template_fragment_key(name, [key])
+
+    def kept_part(self, name: str) -> Any:
+        return self.kept.get(self.keys[name])
+
+    def keep(self, name: str, value: str) -> None:
+        self.rendered[self.keys[name]] = value
+
+    def save(self) -> None:
+        """The parts rendered for this page, kept in one write."""
+        if self.rendered:
+            self.cache.set_many(self.rendered)
+            self.rendered = {}
 
 
 class PageCache(RedisCache):

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts.http import AuthedRequest, HtmxHttpRequest
-from config.cache import part_key
+from config.cache import PageParts, part_key
 from engine import GAMES, get_game
 from engine.replay import make_log, state_at
 from games.errors import NotSeated, Refused
@@ -244,8 +244,14 @@ def _rules_games() -> list[tuple[str, str]]:
 
 
 def _context(request: AuthedRequest, table: Table, **extra: Any) -> dict[str, Any]:
-    """The table as the viewer may see it: the view, and the game's presenter's plain data beside it."""
+    """The table as the viewer may see it: the view, and the game's presenter's plain data beside it.
+
+    The page's cached parts are read first, at once (``PageParts``): when both were kept, what only they
+    show (the presenter's board, log, seats and moves) is not worked out at all.
+    """
     match = table.match
+    keys = _part_keys(request, table, extra)
+    parts = PageParts({"table-seats": keys["table_key"], "table-play": keys["turn_key"]})
     return {
         "table": table,
         "match": match,
@@ -256,8 +262,9 @@ def _context(request: AuthedRequest, table: Table, **extra: Any) -> dict[str, An
         "title": match.title,
         "chat_mark": match.chat_mark,
         "play_url": reverse("games-play", args=[match.pk]),
-        **_part_keys(request, table, extra),
-        **presenter_for(match.game).table_context(table, viewer_id=request.user.pk),
+        **keys,
+        "page_parts": parts,
+        **({} if parts.complete else presenter_for(match.game).table_context(table, viewer_id=request.user.pk)),
         # The header's count, when it came with the table's read (a player at the table); else the context
         # processor counts it, lazily.
         **({"your_turn_count": match.viewer_awaiting} if getattr(match, "viewer_awaiting", None) is not None else {}),
@@ -280,6 +287,13 @@ def _part_keys(request: AuthedRequest, table: Table, extra: dict[str, Any]) -> d
     return {"table_key": public, "turn_key": turn}
 
 
+def _table_page(request: AuthedRequest, template: str, context: dict[str, Any]) -> HttpResponse:
+    """The table (or its live part) rendered, then the parts it rendered kept in one write."""
+    response = render(request, template, context)
+    context["page_parts"].save()
+    return response
+
+
 @login_required
 @require_GET
 def match_detail(request: AuthedRequest, match_id: int) -> HttpResponse:
@@ -293,8 +307,8 @@ def match_detail(request: AuthedRequest, match_id: int) -> HttpResponse:
         values = presenter.reference(table.view)
         if request.htmx:
             return render(request, presenter.reference_template, {"values": values})
-        return render(request, "games/match.html", _context(request, table, values=values))
-    return render(request, "games/match.html", _context(request, table))
+        return _table_page(request, "games/match.html", _context(request, table, values=values))
+    return _table_page(request, "games/match.html", _context(request, table))
 
 
 @login_required
@@ -315,7 +329,7 @@ def poll(request: AuthedRequest, match_id: int) -> HttpResponse:
         match, seat = match_for_viewer(match_id=match_id, user=request.user)
         if seat is not None:
             seat_seen(seat=seat)
-    response = render(request, "games/match.html#live", _context(request, table_for(match=match, seat=seat)))
+    response = _table_page(request, "games/match.html#live", _context(request, table_for(match=match, seat=seat)))
     if match.is_over:
         response.status_code = HttpResponseStopPolling.status_code
     return response
@@ -358,7 +372,7 @@ def _after_post(request: AuthedRequest, match: Match, error: str | None) -> Http
     else:  # the mover's table as the move left it, from the rows the move locked and wrote
         seat = next((s for s in seats if s.user_id == request.user.pk and s.joined), None)
     context = _context(request, table_for(match=match, seat=seat), error=error)
-    return render(request, "games/match.html#live", context)
+    return _table_page(request, "games/match.html#live", context)
 
 
 @login_required

@@ -1,12 +1,16 @@
 """Filters for the table templates: plain data only (words, numbers, card faces as dicts), never markup.
 
 A card is drawn by ``templates/games/_card.html`` from the face these filters give:
-``{% for card in view.centre|faces:game_name %}{% include "games/_card.html" %}{% endfor %}``.
+``{% for card in view.centre|faces:game_name %}{% card card %}{% endfor %}``. ``{% card face %}`` renders
+that template once per face and process and gives the same markup again for the same face: a table draws
+dozens of cards from a deck of a few dozen faces, and each render of the template costs more than the
+card's whole markup (issue 25).
 """
 
 from __future__ import annotations
 
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from django import template
 
@@ -14,6 +18,43 @@ from games.presenters import money_text, presenter_for
 from games.presenters import seat_name as seat_name_text
 
 register = template.Library()
+
+CARD_TEMPLATE = "games/_card.html"
+_DRAWN_LIMIT = 4096
+# A face's markup by autoescape and the face's values, per compiled card template: the cached loader hands
+# out the same one until it is reset (``runserver`` resets it when a template changes), so an edited
+# template is drawn anew, and loaders that do not cache give a new one, and so no reuse, each time.
+_drawn: WeakKeyDictionary[template.base.Template, dict[tuple[Any, ...], str]] = WeakKeyDictionary()
+
+
+class CardNode(template.Node):
+    def __init__(self, face: template.base.FilterExpression) -> None:
+        self.face = face
+
+    def render(self, context: template.Context) -> str:
+        face = self.face.resolve(context)
+        engine = context.template.engine if context.template is not None else template.Engine.get_default()
+        card_template = engine.get_template(CARD_TEMPLATE)
+        kept = _drawn.setdefault(card_template, {})
+        try:
+            key = (context.autoescape, *face.values()) if isinstance(face, dict) else None
+            drawn = kept.get(key) if key is not None else None
+        except TypeError:  # a face with a value that is no plain str or bool: drawn each time
+            key = drawn = None
+        if drawn is None:
+            drawn = card_template.render(template.Context({"card": face}, autoescape=context.autoescape))
+            if key is not None and len(kept) < _DRAWN_LIMIT:
+                kept[key] = drawn
+        return drawn
+
+
+@register.tag("card")
+def card(parser: template.base.Parser, token: template.base.Token) -> CardNode:
+    """``{% card face %}``: the card's markup from ``templates/games/_card.html``."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("Use {% card face %}.")
+    return CardNode(parser.compile_filter(bits[1]))
 
 
 @register.filter

@@ -4,6 +4,9 @@ As Django's ``{% cache %}``, on the ``template_fragments`` cache (config/cache.p
 differences: a key that is None renders the part without the cache (a page whose part may not be kept,
 say a waiting table), and there is no timeout argument, since keys name what they show and nothing
 is invalidated by time. ``key`` comes from the view (``Table.public_key``), never from the request.
+When the view read the page's parts at once (``page_parts``, a ``config.cache.PageParts``), the part is
+taken from that read and a rendered one is left to the view to keep, so a page costs the cache one
+read and at most one write, not one of each per part.
 """
 
 from __future__ import annotations
@@ -25,6 +28,14 @@ class CachedPartNode(template.Node):
         key = self.key.resolve(context)
         if key is None:
             return self.nodelist.render(context)
+        parts = context.get("page_parts")
+        if parts is not None and parts.knows(self.name, key):
+            kept = parts.kept_part(self.name)
+            if kept is not None:
+                return str(kept)
+            rendered = self.nodelist.render(context)
+            parts.keep(self.name, rendered)
+            return rendered
         cache = caches["template_fragments"]
         cache_key = make_template_fragment_key(self.name, [key])
         value: Any = cache.get(cache_key)

@@ -6,12 +6,17 @@ key, and a page renders without the cache when Redis does not answer.
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+from typing import Any
+
 import pytest
 from django.core.cache import caches
 from django.urls import reverse
 
 from config.cache import PageCache
 from games.models import Match, Seat
+from games.presenters import presenter_for
 from tests.games.conftest import login
 from tests.games.factories import UserFactory, game_names, make_match, play_engine_moves
 from tests.games.leaks import card_codes, codes_found
@@ -41,6 +46,56 @@ def test_each_seat_and_a_spectator_get_their_own_parts_and_no_other_seats_cards(
             )
             assert not codes_found(universe - allowed, page), (seat, codes_found(universe - allowed, page))
     assert _parts() >= 2 * len(readers) - 1  # a part per seat at least, none shared between seats
+
+
+def _cache_calls(monkeypatch: pytest.MonkeyPatch) -> Counter[str]:
+    """Counts the page cache's reads and writes from here on (the calls a page makes: locmem's ``get_many``
+    calls its own ``get``, where Redis's is one round trip)."""
+    cache, calls, inside = caches["template_fragments"], Counter[str](), []
+
+    def counting(name: str, call: Any) -> Any:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            if not inside:
+                calls[name] += 1
+            inside.append(name)
+            try:
+                return call(*args, **kwargs)
+            finally:
+                inside.pop()
+
+        return counted
+
+    for name in ("get", "get_many", "set", "set_many"):
+        monkeypatch.setattr(cache, name, counting(name, getattr(cache, name)))
+    return calls
+
+
+def _parts_markup(page: str) -> str:
+    """The table's cached parts of a page (seats to footer), without the per-request CSRF tokens."""
+    return re.sub(r'value="[A-Za-z0-9]{64}"', "", page[page.index('class="seats"') : page.index("</footer>")])
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_a_table_read_again_comes_from_one_cache_read_and_skips_the_presenter(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    players = Match(game=game).engine.MIN_PLAYERS
+    user = UserFactory(auto_forced_moves=False)
+    match = make_match(game, users=[user], bots=players - 1)
+    client, calls = login(user), _cache_calls(monkeypatch)
+    first = client.get(match.get_absolute_url()).content.decode()
+    assert calls == {"get_many": 1, "set_many": 1}  # both parts read at once, and kept at once
+
+    def unused(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("the presenter was asked for what the kept parts already show")
+
+    monkeypatch.setattr(type(presenter_for(game)), "table_context", unused)
+    second = client.get(match.get_absolute_url()).content.decode()
+    assert calls == {"get_many": 2, "set_many": 1}
+    assert _parts_markup(second) == _parts_markup(first)
+    # A spectator's parts are their own: read, missed, rendered (here the presenter is needed, and refuses).
+    with pytest.raises(AssertionError, match="presenter was asked"):
+        login(UserFactory()).get(match.get_absolute_url())
 
 
 def test_a_move_a_name_or_a_seat_change_makes_a_new_key_and_the_page_shows_it() -> None:
