@@ -12,8 +12,8 @@ parallel classes of a resolvable transversal design, followed by the classes of 
 design (this gives the affine planes: 9 at threes over 4 rounds, 16 at fours over 5, 25 at fives over 6,
 27 at threes over 13); and designs found by a computer search, written in as data in
 ``leagues.designs`` (Kirkman's fifteen schoolgirls: 15 at threes over 7; a Kirkman triple system: 21
-at threes over 10; 28 at fours over 9; 40 at fours over 10). When entrants do not fill the tables, the missing points of the design are the
-bot seats. The remaining rounds are drawn greedily (table by table, whoever met the table least);
+at threes over 10; 28 at fours over 9; 32 at fours over 10, the Social Golfer Problem; 40 at fours over
+10). When entrants do not fill the tables, the missing points of the design are the bot seats. The remaining rounds are drawn greedily (table by table, whoever met the table least);
 that start competes with a purely greedy one and a few shuffled draws, and from the best of them a
 simulated annealing over swaps of two entrants in the same round minimises the repeats exactly,
 stopping at the lower bound.

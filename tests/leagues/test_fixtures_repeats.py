@@ -104,7 +104,8 @@ def test_it_repeats_fewer_than_random_draws_where_they_repeat_most(n: int, size:
 # design (28/4/9), a round robin, and with bots the points of a design left empty (15 at fours: the
 # plane of 16 with one seat a bot; 24 at fives: the plane of 25; 14 at threes: the schoolgirls; 27 at
 # fours: the 28). 36/3/10 is found by the search. From the designs written in as data (leagues.designs):
-# a Kirkman triple system (21/3/10, and 20/3/10 with one bot point), 40/4/10 (and 39 with a bot).
+# a Kirkman triple system (21/3/10, and 20/3/10 with one bot point), 40/4/10 (and 39 with a bot),
+# 32/4/10 (the Social Golfer Problem 8-4-10; 31 with a bot, and 30 with two on a pair that never meets).
 @pytest.mark.parametrize(
     ("n", "size", "rounds", "fill"),
     [
@@ -133,6 +134,9 @@ def test_it_repeats_fewer_than_random_draws_where_they_repeat_most(n: int, size:
         (20, 3, 10, "bots"),
         (40, 4, 10, "bots"),
         (39, 4, 10, "bots"),
+        (32, 4, 10, "bots"),
+        (31, 4, 10, "bots"),
+        (30, 4, 10, "bots"),
     ],
 )
 def test_it_meets_nobody_twice_where_a_design_exists(n: int, size: int, rounds: int, fill: Fill) -> None:
@@ -147,7 +151,7 @@ def test_it_meets_nobody_twice_where_a_design_exists(n: int, size: int, rounds: 
     assert seat_balance(drawn) <= 1
 
 
-DESIGNS_CHECKED = [(15, 3, 7), (21, 3, 10), (28, 4, 9), (40, 4, 10)]
+DESIGNS_CHECKED = [(15, 3, 7), (21, 3, 10), (28, 4, 9), (40, 4, 10), (32, 4, 10)]
 
 
 def test_every_design_written_in_as_data_is_checked_here() -> None:
