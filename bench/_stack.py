@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -178,6 +178,19 @@ class Stack:
         return json.loads(done.stdout)
 
 
+@contextlib.contextmanager
+def throwaway_database() -> Iterator[str]:
+    """A test database made from ``DATABASE_URL`` for one in-process benchmark, dropped after it; yields its name."""
+    from django.db import connection
+
+    old_name = connection.settings_dict["NAME"]
+    name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
+    try:
+        yield name
+    finally:
+        connection.creation.destroy_test_db(old_name, verbosity=0)
+
+
 def _signal_group(process: subprocess.Popen[bytes], sig: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, sig)
@@ -200,7 +213,7 @@ def wait_http(url: str, *, timeout: float) -> None:
 # --- inside Django: seed and check -------------------------------------------
 
 
-def _quick_options(game: str) -> dict[str, Any]:
+def quick_options(game: str) -> dict[str, Any]:
     from engine import get_game
 
     options: dict[str, Any] = {}
@@ -235,7 +248,7 @@ def seed(*, users: int, matches_per_group: int, leagues: bool) -> dict[str, Any]
             match_create(
                 game=game,
                 players=4,
-                options=_quick_options(game),
+                options=quick_options(game),
                 created_by=rotated[0],
                 seats=[SeatSpec(user=u) for u in rotated],
             )

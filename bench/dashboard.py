@@ -33,6 +33,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
+from bench._stack import throwaway_database  # noqa: E402
+
 WARMUP = 5
 
 
@@ -69,9 +71,9 @@ def _finished_with_bots(user: Any, game: str, seed: int) -> None:
 
 
 def _quick(game: str) -> dict[str, Any]:
-    from bench._stack import _quick_options
+    from bench._stack import quick_options
 
-    return _quick_options(game)
+    return quick_options(game)
 
 
 def seed() -> Any:
@@ -151,11 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.DEBUG = False
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         result = measure(args.requests)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     print(json.dumps({"database": connection.vendor, "requests": args.requests, **result}, indent=1))
     return 0
 

@@ -35,7 +35,7 @@ from django.core.cache import caches  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from bench._stack import pages, seed  # noqa: E402
+from bench._stack import pages, seed, throwaway_database  # noqa: E402
 
 
 def _cpu_ms(client: Client, url: str, headers: dict[str, str], requests: int, expect: int) -> float:
@@ -82,12 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=200, help="timed requests of each page")
     args = parser.parse_args(argv)
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         caches["template_fragments"].clear()
         result = measure(args.requests)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     print(json.dumps({"database": connection.vendor, "requests": args.requests, "pages": result}, indent=1))
     return 0
 

@@ -35,6 +35,8 @@ django.setup()
 
 from django.db import connection, transaction  # noqa: E402
 
+from bench._stack import throwaway_database  # noqa: E402
+
 WARMUP = 50
 PLIES = 12
 
@@ -105,11 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.reads", description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=600, help="timed calls of each read")
     args = parser.parse_args(argv)
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         results = measure(args.calls)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     print(json.dumps({"database": connection.vendor, "calls": args.calls, "reads": results}, indent=1))
     return 0
 

@@ -49,6 +49,8 @@ from django.test import Client  # noqa: E402
 from django.urls import NoReverseMatch, reverse  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from bench._stack import throwaway_database  # noqa: E402
+
 PAGE_TARGET_MS = 30
 ALL_ROWS_TARGET_MS = 50
 UPDATE_TARGET_MS = 50
@@ -339,8 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     settings.DEBUG = False
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         started = time.perf_counter()
         season, left, organizer = build(args.players, args.matches, args.updates, args.seed)
         built = round(time.perf_counter() - started, 1)
@@ -349,8 +350,6 @@ def main(argv: list[str] | None = None) -> int:
                 cursor.execute("ANALYZE")
         page = measure_page(season, organizer, args.requests)
         update = measure_update(left)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     summary = {
         "database": connection.vendor,
         "python": sys.version.split()[0],

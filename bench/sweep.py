@@ -305,29 +305,29 @@ def main(argv: list[str] | None = None) -> int:
     from django.db import connection
     from django.utils import timezone
 
+    from bench._stack import throwaway_database
+
     client = redis.Redis.from_url(broker)
     if client.dbsize():
         raise SystemExit(f"Redis database {args.redis_db} is not empty; pick another with --redis-db.")
-    old_name = connection.settings_dict["NAME"]
-    test_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    worker_database = _with_path(database, f"/{test_name}")
-    log = tempfile.NamedTemporaryFile(prefix="bench-sweep-worker-", suffix=".log", delete=False)  # noqa: SIM115
-    worker = None
-    try:
-        built = time.perf_counter()
-        ids = build(args, timezone.now())
-        build_seconds = time.perf_counter() - built
-        query_plan = plan()
-        worker = start_worker(worker_database, broker, log)
-        ready = wait_ready(worker)
-        result = run(args, ids)
-    finally:
-        if worker is not None:
-            stop_worker(worker)
-        client.flushdb()
-        connection.close()
-        getattr(connection, "close_pool", lambda: None)()  # PostgreSQL's pool: its sessions would block the drop
-        connection.creation.destroy_test_db(old_name, verbosity=0)
+    with throwaway_database() as test_name:
+        worker_database = _with_path(database, f"/{test_name}")
+        log = tempfile.NamedTemporaryFile(prefix="bench-sweep-worker-", suffix=".log", delete=False)  # noqa: SIM115
+        worker = None
+        try:
+            built = time.perf_counter()
+            ids = build(args, timezone.now())
+            build_seconds = time.perf_counter() - built
+            query_plan = plan()
+            worker = start_worker(worker_database, broker, log)
+            ready = wait_ready(worker)
+            result = run(args, ids)
+        finally:
+            if worker is not None:
+                stop_worker(worker)
+            client.flushdb()
+            connection.close()
+            getattr(connection, "close_pool", lambda: None)()  # PostgreSQL's pool: its sessions would block the drop
     summary = {
         "database": f"PostgreSQL {getattr(connection, 'pg_version', 0) // 10000}",
         "broker": "redis",

@@ -41,6 +41,8 @@ from django.http import HttpRequest, HttpResponse  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import include, path  # noqa: E402
 
+from bench._stack import throwaway_database  # noqa: E402
+
 TARGET_RATIO = 3.0
 WARMUP = 3  # the first rounds warm caches and are dropped
 FORM = "application/x-www-form-urlencoded"
@@ -178,12 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     settings.DEBUG = False
     if args.async_commit:
         settings.GAMES_MOVE_SYNCHRONOUS_COMMIT = False
-    old_name = connection.creation.create_test_db(verbosity=0, autoclobber=True)
-    try:
+    with throwaway_database():
         results = [measure(game, args.requests) for game in ([args.game] if args.game else sorted(GAMES))]
         floor = durable_write_ms(_fresh_match(sorted(GAMES)[0])[0].pk, args.requests)
-    finally:
-        connection.creation.destroy_test_db(old_name, verbosity=0)
     summary = {
         "database": connection.vendor,
         "python": sys.version.split()[0],
