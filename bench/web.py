@@ -13,15 +13,17 @@ the table, so that one also renders the table). ``durable_write_ms`` is one
 committed one-row UPDATE: the disk flush every move pays and a read never does.
 
 Prints JSON with absolute medians, p90s and ratios (of wall time, and of this process's CPU time, which
-load on a shared machine disturbs far less); target: the table page and
-the move each within 3x of the bare view.
+load on a shared machine disturbs far less), and the Python calls of a table page (``table.calls``, which
+load does not change at all); target: the table page and the move each within 3x of the bare view.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import statistics
 import sys
 import time
@@ -140,9 +142,30 @@ def measure(game: str, requests: int) -> dict[str, Any]:
     result: dict[str, Any] = {"game": game, "requests": requests, "bare": _summary(samples["bare"], None)}
     for kind in ("table", "submit", "submit_htmx"):
         result[kind] = _summary(samples[kind], base)
+    result["table"]["calls"] = table_calls(game, 10)
     # The issue's target covers the table page and the move itself; the htmx move also renders the table.
     result["ok"] = result["table"]["meets_target"] and result["submit"]["meets_target"]
     return result
+
+
+def table_calls(game: str, pages: int) -> int:
+    """Python function calls of one table page (cProfile), median over ``pages`` pages of a fresh match, a
+    move between each (so each is a page-cache miss, as timed above): unlike the times, load does not
+    change it, so two versions of the code compare exactly."""
+    match, clients = _fresh_match(game)
+    counts = []
+    for _ in range(pages):
+        match.refresh_from_db()
+        if match.is_over:
+            break
+        client = clients[match.engine.to_act(match.state)[0]]
+        profile = cProfile.Profile()
+        profile.enable()
+        client.get(f"/m/{match.pk}/")
+        profile.disable()
+        counts.append(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
+        _submit(match, client, htmx=False)
+    return int(statistics.median(counts))
 
 
 def durable_write_ms(match_id: int, count: int) -> float:
