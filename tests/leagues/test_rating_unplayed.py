@@ -69,6 +69,14 @@ def users_at(fixture: Fixture) -> list[int]:
     return [by_entrant[e] for e in fixture.seats]
 
 
+def first_table() -> tuple[Season, Fixture, list[int], dict[int, tuple[float, float]]]:
+    """A season of four's first fixture, its players (by seat) and their ratings before it is played."""
+    season = season_of_four()
+    fixture = fixtures_of(season)[0]
+    users = users_at(fixture)
+    return season, fixture, users, held_by_user(users)
+
+
 def own_moves_in_log(match: Match, user_ids: list[int]) -> list[int]:
     """Per seat, the moves its entrant made themselves, read from the log: player moves before a substitute's."""
     stints = dict(
@@ -148,10 +156,7 @@ def test_it_does_not_rate_an_entrant_away_whose_seat_the_bot_played() -> None:
 
 
 def test_it_does_not_rate_a_player_who_never_moved_but_rates_one_who_played_part() -> None:
-    season = season_of_four()
-    fixture = fixtures_of(season)[0]
-    users = users_at(fixture)
-    before = held_by_user(users)
+    season, fixture, users, before = first_table()
     # Seat 0 never moves (its bot plays from the first turn); seat 1 plays three moves, then its bot plays on.
     match = play_out(fixture, own_moves={0: 0, 1: 3})
     fixture_count(match_id=match.pk)
@@ -161,10 +166,7 @@ def test_it_does_not_rate_a_player_who_never_moved_but_rates_one_who_played_part
 
 
 def test_it_rates_a_forfeiter_last_even_without_a_move_of_their_own() -> None:
-    season = season_of_four()
-    fixture = fixtures_of(season)[0]
-    users = users_at(fixture)
-    before = held_by_user(users)
+    season, fixture, users, before = first_table()
     assert fixture.seats[0] is not None
     result_forfeit(fixture=fixture, actor=organizer_of(season.league.club), entrants=[fixture.seats[0]], reason="Away.")
     match = play_out(fixture)
@@ -214,10 +216,7 @@ def play_out_timing_out(fixture: Fixture, *, seat: int, own: int, then: Callable
 
 
 def test_it_does_not_rate_a_no_show_whose_every_turn_timed_out_from_the_first() -> None:
-    season = season_of_four()
-    fixture = fixtures_of(season)[0]
-    users = users_at(fixture)
-    before = held_by_user(users)
+    season, fixture, users, before = first_table()
     match = play_out_timing_out(fixture, seat=2, own=0)
     assert Move.objects.filter(match=match, seat=2, kind=Move.Kind.TIMEOUT).exists()
     # After three timeouts in a row the seat is absent and the bot plays on (when the match lasts that long).
@@ -230,10 +229,7 @@ def test_it_does_not_rate_a_no_show_whose_every_turn_timed_out_from_the_first() 
 
 
 def test_it_rates_a_player_who_made_one_move_and_then_timed_out() -> None:
-    season = season_of_four()
-    fixture = fixtures_of(season)[0]
-    users = users_at(fixture)
-    before = held_by_user(users)
+    season, fixture, users, before = first_table()
     match = play_out_timing_out(fixture, seat=2, own=1)
     assert own_moves_in_log(match, users)[2] == 1
     assert Move.objects.filter(match=match, seat=2, kind=Move.Kind.TIMEOUT).exists()
@@ -245,10 +241,7 @@ def test_it_rates_last_a_player_who_made_one_move_timed_out_and_was_forfeited() 
     # The matches' seeds are random: a table where the forfeiter was last by play anyway tells nothing, so the
     # first of a few where they were not is the one checked (each is last alone about one time in four).
     for _ in range(8):
-        season = season_of_four()
-        fixture = fixtures_of(season)[0]
-        users = users_at(fixture)
-        before = held_by_user(users)
+        season, fixture, users, before = first_table()
         gone = fixture.seats[2]
         boss = organizer_of(season.league.club)
         match = play_out_timing_out(
