@@ -311,7 +311,7 @@ class Standing(models.Model):
     meetings = models.JSONField(default=dict, blank=True)
     # One more each time a result, a division or the player's rename changes the line (leagues.results, seasons,
     # revisions): with the line's id it names what the line shows, so the standings page's cached tables are
-    # keyed by it (selectors.standings_digest), never by time.
+    # keyed by it (selectors.STANDINGS_DIGEST), never by time.
     revision = models.PositiveIntegerField(default=0)
 
     class Meta:

@@ -1,7 +1,7 @@
 """A player's rename raises their standings lines' revision: the standings pages that show the name change key.
 
 The standings page keeps its tables in the page cache under a digest of what they show
-(``selectors.standings_digest``: the lines' count, newest id and revisions, and the ratings' matches). Every
+(``selectors.STANDINGS_DIGEST``: the lines' count, newest id and revisions, and the ratings' matches). Every
 writer of the lines moves it already; a name lives on the user, in ``accounts``, which knows nothing of
 leagues. These receivers, connected from here, see a name or an address (the name shown falls back on it)
 saved through the model, and raise the revision of that player's lines, in every season, in the save's

@@ -491,30 +491,25 @@ def league_get(*, club_slug: str, league_slug: str) -> League | None:
     return _one(League.objects.select_related("club").filter(club__slug=club_slug, slug=league_slug))
 
 
-def standings_digest() -> Subquery[JSONField[Any, Any]]:
-    """What a season's standings tables show, digested for a Season query: the key of its cached tables
-    (``leagues.standings_page``). One subquery with the season, over its lines and their players' ratings.
-
-    - The lines: how many, the sum of their revisions and the newest id. A result, an adjustment, a rebuild's
-      replay, a division set and a player's rename (``leagues.revisions``) raise a line's revision; a line
-      made (a registration, the start, a rebuild) is a newer id and one more; a line gone (an entrant
-      withdrawn or removed, by cascade) is one fewer.
-    - Their players' ratings, which results in other leagues move too: how many, and the sum of their matches
-      (every rating change counts one more). Ratings of every game, not only the league's: a result in another
-      game makes the tables be rendered again once (a miss, never a stale page), and the subquery needs no
-      second join to the league. The join repeats a line per rating, so the lines are counted distinct; a sum
-      over the repeated rows still grows with every revision.
-
-    Built once (``_STANDINGS_DIGEST``): resolving and compiling the old digest (names concatenated in SQL, two
-    subqueries) took ~5 ms of Python a request. Why not a counter on the season raised by every writer:
-    results would lock the season's row, and two tables of a season are counted at once (their round opens
-    once, under the round's lock: ``tests/leagues/test_swiss_race.py``); a result in another league would lock
-    the row of every season its players entered, in no order (a deadlock between two such results).
-    """
-    return _STANDINGS_DIGEST
-
-
-_STANDINGS_DIGEST = Subquery(
+# What a season's standings tables show, digested for a Season query: the key of its cached tables
+# (``leagues.standings_page``). One subquery with the season, over its lines and their players' ratings.
+#
+# - The lines: how many, the sum of their revisions and the newest id. A result, an adjustment, a rebuild's
+#   replay, a division set and a player's rename (``leagues.revisions``) raise a line's revision; a line
+#   made (a registration, the start, a rebuild) is a newer id and one more; a line gone (an entrant
+#   withdrawn or removed, by cascade) is one fewer.
+# - Their players' ratings, which results in other leagues move too: how many, and the sum of their matches
+#   (every rating change counts one more). Ratings of every game, not only the league's: a result in another
+#   game makes the tables be rendered again once (a miss, never a stale page), and the subquery needs no
+#   second join to the league. The join repeats a line per rating, so the lines are counted distinct; a sum
+#   over the repeated rows still grows with every revision.
+#
+# Built once, here: resolving and compiling the old digest (names concatenated in SQL, two
+# subqueries) took ~5 ms of Python a request. Why not a counter on the season raised by every writer:
+# results would lock the season's row, and two tables of a season are counted at once (their round opens
+# once, under the round's lock: ``tests/leagues/test_swiss_race.py``); a result in another league would lock
+# the row of every season its players entered, in no order (a deadlock between two such results).
+STANDINGS_DIGEST = Subquery(
     Standing.objects.filter(season=OuterRef("pk"))
     .order_by()
     .values("season")
@@ -531,7 +526,7 @@ _STANDINGS_DIGEST = Subquery(
     output_field=JSONField(),
 )
 # The standings page's read of its season, with the digest resolved once here: only the filter changes.
-_SEASONS_WITH_STANDINGS = Season.objects.select_related("league__club").annotate(standings_digest=_STANDINGS_DIGEST)
+_SEASONS_WITH_STANDINGS = Season.objects.select_related("league__club").annotate(standings_digest=STANDINGS_DIGEST)
 
 
 def season_get(
@@ -546,7 +541,7 @@ def season_get(
     """The season with its league and club from one query, annotated with the reader's role in the club
     (``reader_role``, a subquery; ``reader_substitute``, whether they are in its substitute pool), ``with_void``,
     whether any of its tables is void (``has_void``), and ``with_standings``, the key of its standings tables
-    (``standings_digest``) and whether the reader plays in it (``reader_entrant``)."""
+    (``STANDINGS_DIGEST``) and whether the reader plays in it (``reader_entrant``)."""
     annotations: dict[str, Any] = {}
     if with_standings and reader is not None:
         annotations["reader_entrant"] = Exists(Entrant.objects.filter(season=OuterRef("pk"), user=reader))

@@ -2,7 +2,7 @@
 
 What the tables show comes from the season's Standing lines, the players' names and ratings, the league's
 tie-breaks and the season's rounds and divisions. The season's read brings a digest of the first two
-(``selectors.standings_digest``: the lines' count, newest id and revisions, which every result, adjustment,
+(``selectors.STANDINGS_DIGEST``: the lines' count, newest id and revisions, which every result, adjustment,
 rebuild, division set and rename moves (``leagues.revisions`` for the renames), and the ratings' matches);
 the key adds the rest, the page's address and query (the column sorted by, all rows or the first ones) and
 the reader when they play in the season (their line is marked, and found under the first rows). A change is

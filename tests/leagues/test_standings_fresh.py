@@ -3,7 +3,7 @@
 Every test reads the tables once (so they are in the page cache), changes one thing the way the site does,
 and reads them again: the second read must be what the page shows rendered from scratch (the page cache
 emptied), and differ from the first, so that a writer that forgot to change the key (the lines' revision,
-``selectors.standings_digest``) fails here with the old tables. The page cache is the tests' locmem cache, emptied for each test.
+``selectors.STANDINGS_DIGEST``) fails here with the old tables. The page cache is the tests' locmem cache, emptied for each test.
 """
 
 from __future__ import annotations
