@@ -53,7 +53,8 @@ class PageParts:
 
     def __init__(self, keys: dict[str, str | None]) -> None:
         self.cache = caches["template_fragments"]
-        self.keys = {name: make_template_fragment_key(name, [key]) for name, key in keys.items() if key is not None}
+        self.parts = {name: key for name, key in keys.items() if key is not None}
+        self.keys = {name: make_template_fragment_key(name, [key]) for name, key in self.parts.items()}
         self.kept: dict[str, Any] = self.cache.get_many(list(self.keys.values())) if self.keys else {}
         self.rendered: dict[str, str] = {}
 
@@ -63,7 +64,7 @@ class PageParts:
 
     def knows(self, name: str, key: str) -> bool:
         """Whether this page read the part (the same name and key), kept or not."""
-        return self.keys.get(name) == make_template_fragment_key(name, [key])
+        return self.parts.get(name) == key
 
     def kept_part(self, name: str) -> Any:
         return self.kept.get(self.keys[name])

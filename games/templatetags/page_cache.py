@@ -1,21 +1,17 @@
 """``{% cachedpart "name" key %}…{% endcachedpart %}``: a part of a page kept in the page cache under ``key``.
 
-As Django's ``{% cache %}``, on the ``template_fragments`` cache (config/cache.py, its timeout), with two
-differences: a key that is None renders the part without the cache (a page whose part may not be kept,
-say a waiting table), and there is no timeout argument, since keys name what they show and nothing
-is invalidated by time. ``key`` comes from the view (``Table.public_key``), never from the request.
-When the view read the page's parts at once (``page_parts``, a ``config.cache.PageParts``), the part is
-taken from that read and a rendered one is left to the view to keep, so a page costs the cache one
-read and at most one write, not one of each per part.
+As Django's ``{% cache %}``, on the ``template_fragments`` cache (config/cache.py, its timeout), with these
+differences: the view reads the page's parts at once before it renders (``page_parts``, a
+``config.cache.PageParts``), the part is taken from that read, and a rendered one is left to the view to
+keep, so a page costs the cache one read and at most one write, not one of each per part; a key that is
+None, or a part the view did not read, renders without the cache (a page whose part may not be kept, say a
+waiting table); and there is no timeout argument, since keys name what they show and nothing is
+invalidated by time. ``key`` comes from the view (``Table.public_key``), never from the request.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
-from django.core.cache import caches
-from django.core.cache.utils import make_template_fragment_key
 
 register = template.Library()
 
@@ -26,23 +22,15 @@ class CachedPartNode(template.Node):
 
     def render(self, context: template.Context) -> str:
         key = self.key.resolve(context)
-        if key is None:
-            return self.nodelist.render(context)
         parts = context.get("page_parts")
-        if parts is not None and parts.knows(self.name, key):
-            kept = parts.kept_part(self.name)
-            if kept is not None:
-                return str(kept)
-            rendered = self.nodelist.render(context)
-            parts.keep(self.name, rendered)
-            return rendered
-        cache = caches["template_fragments"]
-        cache_key = make_template_fragment_key(self.name, [key])
-        value: Any = cache.get(cache_key)
-        if value is None:
-            value = self.nodelist.render(context)
-            cache.set(cache_key, value)
-        return str(value)
+        if key is None or parts is None or not parts.knows(self.name, key):
+            return self.nodelist.render(context)
+        kept = parts.kept_part(self.name)
+        if kept is not None:
+            return str(kept)
+        rendered = self.nodelist.render(context)
+        parts.keep(self.name, rendered)
+        return rendered
 
 
 @register.tag("cachedpart")
