@@ -457,9 +457,11 @@ class Presenter:
         line = log_line(move, names, reader=reader, over=over)
         line["mine"] = reader is not None and move.get("seat") == reader
         line["aside"] = "" if line["kind"] == "player" else line["kind"]
-        line["why"] = why = self.log_reasons(move.get("reasons"), names)
+        why = self.log_reasons(move.get("reasons"), names)
         # The hand summaries apart, so that the template loops over them only under a line that ends a hand.
-        line["summaries"] = [w["summary"] for w in why if w["summary"]] if why else []
+        # A line without reasons holds no list at all (None): a flat dict, kept by ``{% logline %}`` cheaply.
+        line["why"] = why or None
+        line["summaries"] = [w["summary"] for w in why if w["summary"]] if why else None
         return line
 
     # --- why it happened: the engine's reasons in a player's words ------------------------

@@ -132,7 +132,34 @@ class RenfieldPresenter(Presenter):
             "trick": trick,
             "history": history,
             "has_values": bool(self.valued_suits(table)),
+            "seats": self.seat_rows(view, names),
         }
+
+    def seat_rows(self, view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
+        """The details' table, a row per seat: money (a debt marked), bugs, the cards taken face up, the cards
+        in hand and those shown face up, and whether the seat folded this hand or is out of the match."""
+
+        def at(key: str, n: int) -> Any:
+            values = view.get(key)
+            return values[n] if isinstance(values, list) and n < len(values) else ""
+
+        rows = []
+        for n, amount in enumerate(view.get("money") or []):
+            money = isinstance(amount, int) and not isinstance(amount, bool)
+            rows.append(
+                {
+                    "name": seat_name(n, names),
+                    "money": money_text(amount) if money else str(amount),
+                    "debt": money and amount < 0,
+                    "folded": not at("in", n),
+                    "out": bool(at("out", n)),
+                    "bugs": at("bugs", n),
+                    "taken": self.cards(at("taken", n) or None),
+                    "hand": at("hand_sizes", n),
+                    "shown": self.cards(at("shown", n) or None),
+                }
+            )
+        return rows
 
     def reference(self, view: dict[str, Any]) -> dict[str, Any] | None:
         return self.value_rows(view.get("table") or {})
