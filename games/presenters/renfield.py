@@ -136,8 +136,9 @@ class RenfieldPresenter(Presenter):
         }
 
     def seat_rows(self, view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
-        """The details' table, a row per seat: money (a debt marked), bugs, the cards taken face up, the cards
-        in hand and those shown face up, and whether the seat folded this hand or is out of the match."""
+        """The details' table, a row per seat: money (the template's ``money`` partial marks a debt), bugs, the
+        cards taken face up, the cards in hand and those shown face up, and whether the seat folded this hand
+        or is out of the match."""
 
         def at(key: str, n: int) -> Any:
             values = view.get(key)
@@ -145,12 +146,10 @@ class RenfieldPresenter(Presenter):
 
         rows = []
         for n, amount in enumerate(view.get("money") or []):
-            money = isinstance(amount, int) and not isinstance(amount, bool)
             rows.append(
                 {
                     "name": seat_name(n, names),
-                    "money": money_text(amount) if money else str(amount),
-                    "debt": money and amount < 0,
+                    "amount": amount,
                     "folded": not at("in", n),
                     "out": bool(at("out", n)),
                     "bugs": at("bugs", n),

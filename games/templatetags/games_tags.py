@@ -12,6 +12,7 @@ all but the newest lines are the ones the last page drew (issue 24).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -64,11 +65,21 @@ def drawing_key(value: Any) -> Any:
     raise TypeError(f"not plain data: {kind.__name__}")
 
 
-def _keep(kept: dict[tuple[Any, ...], str], key: tuple[Any, ...], drawn: str) -> None:
-    """Keep a drawing; a full memory starts again (a log's lines are without end, unlike a deck's faces)."""
-    if len(kept) >= _DRAWN_LIMIT:
-        kept.clear()
-    kept[key] = drawn
+def _drawing(kept: dict[tuple[Any, ...], str], autoescape: bool, values: Any, draw: Callable[[], str]) -> str:
+    """The markup kept for ``values`` (``drawing_key``), else ``draw()``'s, kept for the next time; values that
+    are not plain data are drawn each time. A full memory starts again (a log's lines are without end, unlike
+    a deck's faces)."""
+    try:
+        key = (autoescape, *map(drawing_key, values))
+    except TypeError:
+        return draw()
+    drawn = kept.get(key)
+    if drawn is None:
+        drawn = draw()
+        if len(kept) >= _DRAWN_LIMIT:
+            kept.clear()
+        kept[key] = drawn
+    return drawn
 
 
 class DrawnNode(template.Node):
@@ -87,16 +98,8 @@ class DrawnNode(template.Node):
             drawing = engine.get_template(self.template_name)
             found = page[self] = (drawing, _drawn.setdefault(drawing, {}))
         drawing, kept = found
-        try:
-            key: tuple[Any, ...] | None = (context.autoescape, drawing_key(value))
-        except TypeError:  # not plain data: drawn each time
-            key = None
-        drawn = kept.get(key) if key is not None else None
-        if drawn is None:
-            drawn = drawing.render(template.Context({self.name: value}, autoescape=context.autoescape))
-            if key is not None:
-                _keep(kept, key, drawn)
-        return drawn
+        alone = template.Context({self.name: value}, autoescape=context.autoescape)
+        return _drawing(kept, context.autoescape, (value,), lambda: drawing.render(alone))
 
 
 class DrawnBlockNode(template.Node):
@@ -113,16 +116,9 @@ class DrawnBlockNode(template.Node):
         if not DRAW_ONCE:
             with context.push(values):
                 return self.nodelist.render(context)
-        try:
-            key: tuple[Any, ...] | None = (context.autoescape, *map(drawing_key, values.values()))
-        except TypeError:  # not plain data: drawn each time
-            key = None
-        drawn = self.kept.get(key) if key is not None else None
-        if drawn is None:
-            drawn = self.nodelist.render(context.new(values))
-            if key is not None:
-                _keep(self.kept, key, drawn)
-        return drawn
+        return _drawing(
+            self.kept, context.autoescape, values.values(), lambda: self.nodelist.render(context.new(values))
+        )
 
 
 @register.tag("drawn")
